@@ -1,0 +1,2 @@
+"""Ports of cmd/kube-controller-manager: options and the controller-manager itself.
+"""

@@ -1,0 +1,203 @@
+"""No upstream twin. The single-threaded driver for deterministic runs.
+
+In production mode each long-running loop of minikcm (reflector, informer,
+work-queue delays, controller workers, leader election, simulated kubelet) runs
+in its own thread, calling one step function over and over. In deterministic
+mode nothing starts a thread: this driver calls the same step functions itself,
+one at a time, in the fixed order of its `steps` list. When no step can run, it
+moves the `FakeClock` to the earliest moment something can (a step's `wakeup`,
+or a clock waiter) and goes on. The same scenario with the same seed therefore
+gives the same trace, byte for byte, and a debugger breakpoint in any step stops
+a world in which nothing else moves.
+
+Start reading at: Driver.run_until_idle, then Driver.run_once.
+
+Design notes: the list order *is* the scheduling policy. A round runs every
+ready step once, in list order; rounds repeat until a round runs nothing. Steps
+added later (a controller started by the leader-election callback) join the end
+of the list and run from the next round on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from minikcm.clock import FakeClock
+
+
+@dataclass
+class Step:
+    """One unit of loop work, as the driver sees it.
+
+    `ready()` is True when `run()` would do work without blocking. `wakeup()`,
+    when given, returns the earliest fake time at which `ready()` may turn True
+    without any other step running first (a delaying queue's next item, a lease's
+    renew time), or None when only another step can make it ready.
+    """
+
+    name: str                                   # shown in the trace and the debugger
+    ready: Callable[[], bool]
+    run: Callable[[], object]
+    wakeup: Callable[[], datetime | None] | None = None
+
+
+@dataclass(frozen=True)
+class TraceEntry:
+    """One line of a run's trace: when, which step, and what it reported."""
+
+    time: datetime
+    step: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.time:%H:%M:%S.%f}"[:-3] + f"  {self.step}"
+        return text + (f"  {self.detail}" if self.detail else "")
+
+    def to_json(self) -> str:
+        return json.dumps({"time": self.time.isoformat(), "step": self.step, "detail": self.detail},
+                          ensure_ascii=False, sort_keys=True)
+
+
+class ScenarioDidNotSettle(RuntimeError):
+    """Raised when a run hits its round limit; the trace says which steps kept looping."""
+
+
+@dataclass
+class Driver:
+    """Runs step functions one at a time on a fake clock (see the module docstring).
+
+    Thread: one. Nothing here takes a lock; every step runs on the caller's thread.
+    """
+
+    clock: FakeClock
+    steps: list[Step] = field(default_factory=list)
+    trace: list[TraceEntry] = field(default_factory=list)
+    trace_steps: bool = True                       # record each step run, not only `record` calls
+    observers: list[Callable[[Driver], None]] = field(default_factory=list)  # called after each step
+
+    # -- building the schedule -------------------------------------------------------
+    def add(self, *steps: Step) -> None:
+        """Append steps to the schedule; they run from the next round on."""
+        self.steps.extend(steps)
+
+    def add_all(self, steps: Iterable[Step]) -> None:
+        self.steps.extend(steps)
+
+    def remove(self, prefix: str) -> None:
+        """Drop every step whose name starts with `prefix` (a stopped component)."""
+        self.steps = [s for s in self.steps if not s.name.startswith(prefix)]
+
+    def record(self, step: str, detail: str = "") -> None:
+        """Append a line to the trace; components call this to explain what they decided."""
+        self.trace.append(TraceEntry(self.clock.now(), step, detail))
+
+    # -- running -----------------------------------------------------------------------
+    def run_once(self) -> bool:
+        """Run every ready step once, in list order. Returns True when any step ran."""
+        ran = False
+        for step in list(self.steps):
+            if not step.ready():
+                continue
+            if self.trace_steps:
+                self.trace.append(TraceEntry(self.clock.now(), step.name))
+            step.run()
+            ran = True
+            for observe in self.observers:
+                observe(self)
+        return ran
+
+    def next_wakeup(self) -> datetime | None:
+        """The earliest time at which a step or a clock waiter can make progress."""
+        times = [t for s in self.steps if s.wakeup is not None and (t := s.wakeup()) is not None]
+        waiter = self.clock.next_waiter_time()
+        if waiter is not None:
+            times.append(waiter)
+        return min(times) if times else None
+
+    def advance(self, limit: datetime | None = None) -> bool:
+        """Move the clock to the next wakeup (never past `limit`). False when nothing pends."""
+        wake = self.next_wakeup()
+        if wake is None or (limit is not None and wake > limit):
+            if limit is not None and limit > self.clock.now():
+                self.clock.set_time(limit)
+            return False
+        if wake > self.clock.now():
+            self.clock.set_time(wake)
+        else:
+            # Due already but no step was ready: fire clock waiters so they can't spin.
+            if not self.clock.step_to_next_waiter():
+                return False
+        return True
+
+    def run_until_idle(self, max_rounds: int = 100_000) -> None:
+        """Run rounds, jumping the clock over idle gaps, until nothing can ever run again.
+
+        Raises ScenarioDidNotSettle if `max_rounds` pass first: something keeps
+        rescheduling itself (a resync period, a lease renewal). Use `run_for` for
+        scenarios with periodic work.
+        """
+        for _ in range(max_rounds):
+            if self.run_once():
+                continue
+            if not self.advance():
+                return
+        raise ScenarioDidNotSettle(self._loop_report())
+
+    def run_for(self, seconds: float, max_rounds: int = 1_000_000) -> None:
+        """Run for `seconds` of fake time: everything due before the end runs, then stop."""
+        from datetime import timedelta
+
+        end = self.clock.now() + timedelta(seconds=seconds)
+        for _ in range(max_rounds):
+            if self.run_once():
+                continue
+            if not self.advance(limit=end):
+                return
+        raise ScenarioDidNotSettle(self._loop_report())
+
+    def run_until(self, predicate: Callable[[], bool], timeout: float = 3600.0,
+                  max_rounds: int = 1_000_000) -> bool:
+        """Run until `predicate()` holds (checked after every step); False if `timeout` fake seconds pass."""
+        from datetime import timedelta
+
+        end = self.clock.now() + timedelta(seconds=timeout)
+        for _ in range(max_rounds):
+            if predicate():
+                return True
+            if self.run_once():
+                if predicate():
+                    return True
+                continue
+            if not self.advance(limit=end) or self.clock.now() >= end:
+                return predicate()
+        raise ScenarioDidNotSettle(self._loop_report())
+
+    # -- reading the trace ---------------------------------------------------------------
+    def trace_text(self) -> str:
+        return "\n".join(str(e) for e in self.trace)
+
+    def trace_json_lines(self) -> str:
+        return "".join(e.to_json() + "\n" for e in self.trace)
+
+    def _loop_report(self) -> str:
+        tail = self.trace[-10:]
+        names = ", ".join(sorted({e.step for e in tail}))
+        return (f"scenario did not settle by {self.clock.now().isoformat()}; "
+                f"steps still running at the end: {names}")
+
+    def __repr__(self) -> str:
+        return f"Driver(now={self.clock.now():%H:%M:%S}, steps={len(self.steps)}, trace={len(self.trace)})"
+
+
+def step_names(steps: Iterable[Step]) -> list[str]:
+    """The names of `steps`, in order (handy in tests and in `minikcm demo` output)."""
+    return [s.name for s in steps]
+
+
+def always(_: Any = None) -> bool:
+    """A `ready` function for steps that can always run (use sparingly: they never idle)."""
+    return True

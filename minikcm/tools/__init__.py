@@ -1,0 +1,2 @@
+"""Ports of k8s.io/client-go/tools: cache (informers), leaderelection, record (events).
+"""

@@ -1,0 +1,19 @@
+"""Shared fixtures for the whole suite: a fake clock and a seeded RNG."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from minikcm.clock import EPOCH, FakeClock
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock(EPOCH)
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(7)

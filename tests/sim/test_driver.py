@@ -1,0 +1,99 @@
+"""Tests for minikcm.sim.driver: scheduling order, clock jumps, determinism, loop detection."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from minikcm.clock import EPOCH
+from minikcm.sim.driver import Driver, ScenarioDidNotSettle, Step
+
+
+class Countdown:
+    """A toy component: a counter that one step decrements, another refills after a delay."""
+
+    def __init__(self, clock, n):
+        self.clock = clock
+        self.n = n
+        self.refill_at = None
+        self.log = []
+
+    def steps(self):
+        return [
+            Step("countdown/tick", lambda: self.n > 0, self.tick),
+            Step("countdown/refill", self.refill_due, self.refill, wakeup=lambda: self.refill_at),
+        ]
+
+    def tick(self):
+        self.n -= 1
+        self.log.append(("tick", self.n))
+        if self.n == 0 and not self.log.count(("refill", 2)):
+            self.refill_at = self.clock.now() + timedelta(seconds=10)
+
+    def refill_due(self):
+        return self.refill_at is not None and self.clock.now() >= self.refill_at
+
+    def refill(self):
+        self.refill_at = None
+        self.n = 2
+        self.log.append(("refill", 2))
+
+
+def test_run_until_idle_jumps_the_clock_to_the_next_wakeup(fake_clock):
+    c = Countdown(fake_clock, 2)
+    d = Driver(fake_clock, c.steps())
+    d.run_until_idle()
+    assert c.log == [("tick", 1), ("tick", 0), ("refill", 2), ("tick", 1), ("tick", 0)]
+    assert fake_clock.now() == EPOCH + timedelta(seconds=10)
+
+
+def test_trace_is_identical_across_runs():
+    from minikcm.clock import FakeClock
+
+    def one_run():
+        clock = FakeClock(EPOCH)
+        d = Driver(clock, Countdown(clock, 3).steps())
+        d.run_until_idle()
+        return d.trace_text()
+
+    assert one_run() == one_run()
+    assert "countdown/refill" in one_run()
+
+
+def test_run_for_stops_at_the_limit(fake_clock):
+    c = Countdown(fake_clock, 1)
+    d = Driver(fake_clock, c.steps())
+    d.run_for(5)
+    assert fake_clock.now() == EPOCH + timedelta(seconds=5)
+    assert ("refill", 2) not in c.log
+
+
+def test_clock_waiters_count_as_wakeups(fake_clock):
+    timer = fake_clock.new_timer(3)
+    seen = []
+    d = Driver(fake_clock, [Step("watch-timer", lambda: timer.fired() and not seen,
+                                 lambda: seen.append(fake_clock.now()))])
+    d.run_until_idle()
+    assert fake_clock.now() == EPOCH + timedelta(seconds=3)
+    assert [e.step for e in d.trace] == ["watch-timer"]
+
+
+def test_a_step_that_never_idles_is_reported(fake_clock):
+    d = Driver(fake_clock, [Step("spinner", lambda: True, lambda: None)])
+    with pytest.raises(ScenarioDidNotSettle, match="spinner"):
+        d.run_until_idle(max_rounds=50)
+
+
+def test_run_until_predicate(fake_clock):
+    c = Countdown(fake_clock, 5)
+    d = Driver(fake_clock, c.steps())
+    assert d.run_until(lambda: c.n == 2)
+    assert c.n == 2
+
+
+def test_record_and_json_lines(fake_clock):
+    d = Driver(fake_clock)
+    d.record("lease", "holder=a")
+    line = d.trace_json_lines().strip()
+    assert '"detail": "holder=a"' in line and '"step": "lease"' in line
