@@ -293,13 +293,14 @@ class FakeClock:
         heapq.heappush(self._waiters, (deadline, next(self._seq), waiter))
 
     def _drop_dead_locked(self) -> None:
-        while self._waiters and self._waiters[0][2].dead:
+        # A stopped or fired waiter, or a heap entry left behind by Timer.reset, is dead.
+        while self._waiters and not self._waiters[0][2].live_at(self._waiters[0][0]):
             heapq.heappop(self._waiters)
 
     def _fire_due_locked(self) -> None:
         while self._waiters and self._waiters[0][0] <= self._time:
             deadline, _, waiter = heapq.heappop(self._waiters)
-            if waiter.dead:
+            if not waiter.live_at(deadline):
                 continue
             again = waiter.fire_locked(deadline)
             if again is not None:
@@ -311,8 +312,7 @@ class FakeClock:
 
 
 class _FakeWaiter(Protocol):
-    dead: bool
-
+    def live_at(self, deadline: datetime) -> bool: ...
     def fire_locked(self, deadline: datetime) -> datetime | None: ...
 
 
@@ -325,13 +325,13 @@ class FakeTimer:
         self._fired = False
         self._stopped = False
 
-    @property
-    def dead(self) -> bool:
-        return self._fired or self._stopped
+    def live_at(self, deadline: datetime) -> bool:
+        # Tricky: reset pushes a new heap entry and leaves the old one; only the
+        # entry matching the current deadline is live.
+        return not self._fired and not self._stopped and deadline == self.deadline
 
     def fire_locked(self, deadline: datetime) -> datetime | None:
-        if deadline == self.deadline:  # a reset timer leaves a stale heap entry behind
-            self._fired = True
+        self._fired = True
         return None
 
     def fired(self) -> bool:
@@ -379,9 +379,8 @@ class FakeTicker:
         self._ticks = 0  # fired but not yet consumed by wait()
         self._stopped = False
 
-    @property
-    def dead(self) -> bool:
-        return self._stopped
+    def live_at(self, deadline: datetime) -> bool:
+        return not self._stopped
 
     def fire_locked(self, deadline: datetime) -> datetime | None:
         self._ticks = 1  # Go's ticker channel holds one tick; extra ticks are dropped

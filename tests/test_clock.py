@@ -124,3 +124,9 @@ def test_real_timer_stop_wakes_waiter():
     timer = RealClock().new_timer(30)
     threading.Timer(0.05, timer.stop).start()
     assert timer.wait() is False
+
+
+def test_reset_leaves_no_stale_waiter(fake_clock):
+    timer = fake_clock.new_timer(1)
+    timer.reset(5)
+    assert fake_clock.next_waiter_time() == EPOCH + timedelta(seconds=5)
