@@ -27,10 +27,11 @@ def permalink(path: str, start: int | None = None, end: int | None = None) -> st
     which is mapped to `staging/src/k8s.io/...`. Line anchors are added only when
     `start` is given; pass them only for lines checked at the tag (UPSTREAM.md).
 
-    >>> permalink("pkg/controller/deployment/rolling.go")
-    'https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/rolling.go'
-    >>> permalink("k8s.io/client-go/tools/cache/fifo.go", 10, 12)
-    'https://github.com/kubernetes/kubernetes/blob/v1.36.3/staging/src/k8s.io/client-go/tools/cache/fifo.go#L10-L12'
+    Examples:
+        >>> permalink("pkg/controller/deployment/rolling.go")
+        'https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/rolling.go'
+        >>> permalink("k8s.io/client-go/tools/cache/fifo.go", 10, 12)
+        'https://github.com/kubernetes/kubernetes/blob/v1.36.3/staging/src/k8s.io/client-go/tools/cache/fifo.go#L10-L12'
     """
     clean = path.strip().lstrip("/")
     if not clean:

@@ -1,0 +1,247 @@
+"""The built site in a real browser: Playwright driving Debian's /usr/bin/chromium.
+
+Serves the strict build on 127.0.0.1 (random port) and checks what a reader sees:
+both home pages render (fonts, figure, no request leaves the machine), the language
+switcher moves between twins, a Chinese search finds pages, mermaid draws an SVG.
+Screenshots land in test-artifacts/ for CI to keep.
+
+Never run `playwright install`: the browser is Debian's. This module skips only
+when /usr/bin/chromium is absent and CI is unset; a chromium that is present but
+cannot start fails the run.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+WAIT_MS = 10_000
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Serves files without logging each request to stderr."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib name)
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site) -> Iterator[str]:
+    handler = functools.partial(QuietHandler, directory=str(built_site.dir))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="docs/http", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set but {CHROMIUM} is missing (.ci/run installs chromium)")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium fonts-noto-cjk)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as err:
+        pytest.fail(f"playwright is not installed ({err}); `make test` installs the test extra")
+    with sync_playwright() as playwright:
+        # A broken chromium raises here, which fails every test of this module.
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records requests to other hosts and script errors."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    tab = context.new_page()
+    tab.foreign_requests = []
+    tab.page_errors = []
+
+    def on_request(request) -> None:
+        host = urlparse(request.url).hostname
+        if host not in (None, "127.0.0.1") and not request.url.startswith("data:"):
+            tab.foreign_requests.append(request.url)
+
+    tab.on("request", on_request)
+    tab.on("pageerror", lambda error: tab.page_errors.append(str(error)))
+    try:
+        yield tab
+    finally:
+        context.close()
+
+
+def screenshot(tab, name: str, *, full_page: bool = True) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    if full_page:
+        tab.evaluate("window.scrollTo(0, 0)")  # else the sticky header lands mid-picture
+        tab.wait_for_timeout(200)
+    tab.screenshot(path=str(ARTIFACTS / f"docs-{name}.png"), full_page=full_page)
+
+
+def open_language_menu_and_pick(tab, lang: str) -> None:
+    tab.locator(".md-header__option .md-select").first.hover()  # the menu opens on hover
+    tab.locator(f"a.md-select__link[hreflang={lang}]").first.click()
+
+
+def svg_inside_mermaid(tab) -> int:
+    """Count <svg> elements under div.mermaid, closed shadow roots included (via CDP)."""
+    session = tab.context.new_cdp_session(tab)
+    try:
+        document = session.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+    finally:
+        session.detach()
+
+    def children(node: dict) -> list[dict]:
+        return node.get("children", []) + node.get("shadowRoots", [])
+
+    def count_svg(node: dict) -> int:
+        own = 1 if node.get("nodeName", "").lower() == "svg" else 0
+        return own + sum(count_svg(child) for child in children(node))
+
+    def walk(node: dict) -> int:
+        attrs = node.get("attributes", [])
+        classes = dict(zip(attrs[::2], attrs[1::2])).get("class", "").split()
+        if node.get("nodeName") == "DIV" and "mermaid" in classes:
+            return count_svg(node)
+        return sum(walk(child) for child in children(node))
+
+    return walk(document)
+
+
+def test_chromium_starts(browser):
+    assert browser.version.split(".")[0].isdigit(), browser.version
+
+
+HOME_CASES = [
+    #            path    lang  words in the h1
+    pytest.param("/",    "zh", "读懂", id="zh"),
+    pytest.param("/en/", "en", "read beside", id="en"),
+]
+
+
+@pytest.mark.parametrize("path, lang, words", HOME_CASES)
+def test_home_renders(page, base_url, path, lang, words):
+    page.goto(base_url + path)
+    assert page.locator("html").get_attribute("lang") == lang
+    heading = page.locator("article h1").first
+    heading.wait_for(timeout=WAIT_MS)
+    assert words in heading.inner_text()
+    figure = page.locator("article img[src*='figures/']").first
+    figure.scroll_into_view_if_needed()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=figure.element_handle(), timeout=WAIT_MS)
+    page.locator("div.mermaid").first.wait_for(state="attached", timeout=WAIT_MS)
+    screenshot(page, f"home-{lang}")
+    assert page.foreign_requests == []
+    assert page.page_errors == []
+
+
+CJK_FAMILIES = ("CJK", "Source Han", "PingFang", "YaHei", "WenQuanYi", "Hiragino")
+
+
+def platform_fonts(tab, selector: str) -> dict[str, int]:
+    """{font family: glyphs drawn} for the text of the first element matching `selector`."""
+    session = tab.context.new_cdp_session(tab)
+    try:
+        session.send("DOM.enable")
+        session.send("CSS.enable")
+        root = session.send("DOM.getDocument")["root"]["nodeId"]
+        node = session.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        fonts = session.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    finally:
+        session.detach()
+    return {font["familyName"]: font["glyphCount"] for font in fonts}
+
+
+def test_chinese_text_uses_a_cjk_font(page, base_url):
+    # Without a CJK font Chromium draws boxes (tofu); .ci/run installs fonts-noto-cjk.
+    page.goto(base_url + "/")
+    page.locator("article p").first.wait_for(timeout=WAIT_MS)
+    fonts = platform_fonts(page, "article p")
+    cjk = {name: glyphs for name, glyphs in fonts.items() if any(f in name for f in CJK_FAMILIES)}
+    assert cjk and sum(cjk.values()) > 10, fonts
+
+
+SWITCH_CASES = [
+    #            Chinese page   English twin
+    pytest.param("/",           "/en/",           id="home"),
+    pytest.param("/reference/", "/en/reference/", id="reference"),
+]
+
+
+@pytest.mark.parametrize("zh_path, en_path", SWITCH_CASES)
+def test_language_switcher_round_trip(page, base_url, zh_path, en_path):
+    page.goto(base_url + zh_path)
+    open_language_menu_and_pick(page, "en")
+    page.wait_for_url(base_url + en_path, timeout=WAIT_MS)
+    assert page.locator("html").get_attribute("lang") == "en"
+    open_language_menu_and_pick(page, "zh")
+    page.wait_for_url(base_url + zh_path, timeout=WAIT_MS)
+    assert page.locator("html").get_attribute("lang") == "zh"
+    assert page.foreign_requests == []
+
+
+def test_chinese_search_finds_pages(page, base_url):
+    page.goto(base_url + "/")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    box = page.locator("input.md-search__input")
+    box.fill("控制器")
+    box.press("End")  # Material searches on keyup; fill() alone sends none
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for(timeout=WAIT_MS)
+    hrefs = [a.get_attribute("href") or "" for a in results.all()]
+    assert any("/en/" not in href for href in hrefs), hrefs
+    screenshot(page, "search-zh", full_page=False)
+
+
+@pytest.mark.parametrize("path", ["/", "/en/"], ids=["zh", "en"])
+def test_mermaid_draws_svg(page, base_url, path):
+    page.goto(base_url + path)
+    diagram = page.locator("div.mermaid").first
+    diagram.wait_for(state="attached", timeout=WAIT_MS)
+    page.wait_for_function(
+        "() => document.querySelector('div.mermaid').getBoundingClientRect().height > 50",
+        timeout=WAIT_MS,
+    )
+    assert page.locator("pre.mermaid").count() == 0  # every diagram was replaced
+    assert svg_inside_mermaid(page) >= 1
+    diagram.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    diagram.screenshot(path=str(ARTIFACTS / f"docs-mermaid-{path.strip('/') or 'zh'}.png"))
+    assert page.foreign_requests == []
+    assert page.page_errors == []
+
+
+def test_api_reference_renders_module(page, base_url):
+    page.goto(base_url + "/en/reference/")
+    page.locator("[id='minikcm.upstream.permalink']").wait_for(timeout=WAIT_MS)
+    screenshot(page, "reference-en")
