@@ -325,6 +325,11 @@ class FakeTimer:
         self._fired = False
         self._stopped = False
 
+    @property
+    def dead(self) -> bool:
+        """True once the timer has fired or been stopped: it will never fire (again)."""
+        return self._fired or self._stopped
+
     def live_at(self, deadline: datetime) -> bool:
         # Tricky: reset pushes a new heap entry and leaves the old one; only the
         # entry matching the current deadline is live.
@@ -378,6 +383,10 @@ class FakeTicker:
         self._period = timedelta(seconds=period)
         self._ticks = 0  # fired but not yet consumed by wait()
         self._stopped = False
+
+    @property
+    def dead(self) -> bool:
+        return self._stopped
 
     def live_at(self, deadline: datetime) -> bool:
         return not self._stopped
