@@ -1,0 +1,306 @@
+"""No upstream twin. The versioned object store under the embedded API server.
+
+kube-apiserver keeps objects in etcd and serves watches from a per-resource
+watch cache (k8s.io/apiserver/pkg/storage/etcd3 and .../storage/cacher). This
+module is both in small: objects are wire dicts keyed by (resource, namespace,
+name), every write takes the next value of one resourceVersion counter shared
+by all resources (etcd's revision), and each resource keeps a bounded window of
+its recent changes from which watches are served.
+
+The registry (`minikcm.apiserver.registry`) writes through it and the cacher
+(`minikcm.apiserver.cacher`) reads its history. Callers hold `Storage.lock`
+around a whole API operation (read, decide, write), which is what makes each
+operation atomic and lets exactly one of two racing updates win.
+
+Start reading at: Storage.update_locked, then Storage._record_locked.
+
+Design notes: stored dicts are never changed in place. A write stores a new
+dict, so the history window and the registry can hold references to old
+states without copying; anything handed out of the server is a copy
+(`deep_copy_json`). Watch events are put into each watcher's ResultChan during
+the write, under the lock, so every watcher sees events in resourceVersion
+order and a single-threaded deterministic run sees them as soon as the write
+returns. A watcher that does not keep up is closed with an error rather than
+allowed to hold up writers (`CacheWatcher.deliver_locked`).
+
+Differs from upstream:
+- One lock for the whole store (etcd and the cacher are lock-free or sharded).
+- The history window counts events per resource (the watch cache's capacity),
+  with a fixed size instead of upstream's dynamic resizing.
+- Lists are always served from the current state: there are no snapshots at
+  older resourceVersions (etcd's MVCC), so a continue token whose resource has
+  changed since the first page is refused with 410 Expired.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import collections
+import json
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from minikcm.apimachinery import errors, watch
+
+if TYPE_CHECKING:
+    from minikcm.apiserver.cacher import CacheWatcher
+
+Key = tuple[str, str]
+"""An object's place in its resource: (namespace, name); namespace is "" when cluster-scoped."""
+
+T = TypeVar("T")
+
+DEFAULT_HISTORY_WINDOW = 1000
+"""Events kept per resource for watches that resume from a resourceVersion."""
+
+
+def deep_copy_json(value: T) -> T:
+    """Copy a wire value (dicts, lists and scalars), the only kind the store holds.
+
+    Several times faster than `copy.deepcopy` (and than a JSON round trip) for
+    these values, since it knows the only containers are dicts and lists.
+    """
+    return cast(T, _copy_json(value))
+
+
+def _copy_json(value: Any) -> Any:
+    if type(value) is dict:
+        return {k: _copy_json(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy_json(v) for v in value]
+    return value
+
+
+def key_string(key: Key) -> str:
+    """The key as etcd orders it: `namespace/name`, or `name` when cluster-scoped.
+
+    Lists come back in this string order, as upstream's do (so `a-b/x` sorts
+    before `a/x`, since "-" sorts before "/").
+    """
+    return f"{key[0]}/{key[1]}" if key[0] else key[1]
+
+
+def object_key(obj: dict[str, Any]) -> Key:
+    """The (namespace, name) key of a wire object."""
+    meta = obj.get("metadata") or {}
+    return meta.get("namespace") or "", meta.get("name") or ""
+
+
+class KeyExistsError(Exception):
+    """Port of the storage layer's ErrCodeKeyExists: create found the key taken."""
+
+
+class KeyNotFoundError(Exception):
+    """Port of the storage layer's ErrCodeKeyNotFound: no object under the key."""
+
+
+@dataclass(frozen=True)
+class WatchCacheEvent:
+    """One stored change, as upstream's watchCacheEvent keeps it.
+
+    `object` is the new state (for DELETED: the last state, carrying the
+    resourceVersion of the deletion); `prev_object` the state before (None for
+    ADDED). Watchers need both to turn a change into ADDED or DELETED when an
+    object starts or stops matching their selectors.
+    """
+
+    type: str
+    object: dict[str, Any]
+    prev_object: dict[str, Any] | None
+    resource_version: int
+
+
+class Storage:
+    """The store: objects, the resourceVersion counter, per-resource history and watchers.
+
+    Invariants: `resource_version` only grows; every stored object's
+    metadata.resourceVersion is the counter value of the write that stored it;
+    each resource's history holds its last `history_window` events in order.
+    Thread: any. Methods ending in `_locked` need `lock` held (it is re-entrant);
+    the others take it. `__repr__` takes no lock.
+    """
+
+    def __init__(self, history_window: int = DEFAULT_HISTORY_WINDOW) -> None:
+        if history_window < 1:
+            raise ValueError("history_window must be at least 1")
+        self.lock = threading.RLock()
+        """Held by the registry around each whole API operation."""
+        self.history_window = history_window
+        self._rv = 0  # the last resourceVersion handed out (etcd's revision)
+        self._objects: dict[str, dict[Key, dict[str, Any]]] = collections.defaultdict(dict)
+        self._history: dict[str, collections.deque[WatchCacheEvent]] = {}
+        self._evicted: dict[str, bool] = {}  # resource -> has any event left the window
+        self._last_write: dict[str, int] = {}  # resource -> rv of its latest write
+        self._watchers: dict[str, list[CacheWatcher]] = collections.defaultdict(list)
+
+    @property
+    def resource_version(self) -> int:
+        """The current resourceVersion: that of the latest write to any resource."""
+        return self._rv
+
+    # -- reads -------------------------------------------------------------------------
+
+    def get_locked(self, resource: str, key: Key) -> dict[str, Any] | None:
+        """The stored object under `key`, or None. The dict is the store's: do not change it."""
+        return self._objects[resource].get(key)
+
+    def list_locked(self, resource: str, namespace: str = "") -> list[dict[str, Any]]:
+        """The stored objects of `resource` in key order, only `namespace` when given."""
+        objects = self._objects[resource]
+        keys = sorted((k for k in objects if not namespace or k[0] == namespace), key=key_string)
+        return [objects[k] for k in keys]
+
+    def count_locked(self, resource: str, namespace: str = "") -> int:
+        """How many objects of `resource` exist (in `namespace` when given)."""
+        return sum(1 for k in self._objects[resource] if not namespace or k[0] == namespace)
+
+    def modified_since_locked(self, resource: str, resource_version: int) -> bool:
+        """Whether any object of `resource` was written after `resource_version`."""
+        return self._last_write.get(resource, 0) > resource_version
+
+    # -- writes ------------------------------------------------------------------------
+
+    def create_locked(self, resource: str, obj: dict[str, Any], dry_run: bool = False) -> dict[str, Any]:
+        """Store a new object; it becomes the store's (the caller must not keep changing it).
+
+        Raises:
+            KeyExistsError: an object already lives under the same key.
+        """
+        key = object_key(obj)
+        if key in self._objects[resource]:
+            raise KeyExistsError(key)
+        if dry_run:
+            return obj
+        self._write_locked(resource, key, obj, watch.ADDED, None)
+        return obj
+
+    def update_locked(self, resource: str, obj: dict[str, Any], dry_run: bool = False) -> dict[str, Any]:
+        """Replace the object under `obj`'s key with `obj`, at a new resourceVersion.
+
+        Raises:
+            KeyNotFoundError: nothing to replace.
+        """
+        key = object_key(obj)
+        prev = self._objects[resource].get(key)
+        if prev is None:
+            raise KeyNotFoundError(key)
+        if dry_run:
+            return obj
+        self._write_locked(resource, key, obj, watch.MODIFIED, prev)
+        return obj
+
+    def delete_locked(self, resource: str, key: Key, dry_run: bool = False) -> dict[str, Any]:
+        """Remove the object under `key`; returns its last state stamped with the delete's version.
+
+        Raises:
+            KeyNotFoundError: nothing to delete.
+        """
+        prev = self._objects[resource].get(key)
+        if prev is None:
+            raise KeyNotFoundError(key)
+        if dry_run:
+            return prev
+        self._rv += 1
+        last = dict(prev)
+        last["metadata"] = {**prev["metadata"], "resourceVersion": str(self._rv)}
+        del self._objects[resource][key]
+        self._record_locked(resource, WatchCacheEvent(watch.DELETED, last, prev, self._rv))
+        return last
+
+    def _write_locked(self, resource: str, key: Key, obj: dict[str, Any], event_type: str,
+                      prev: dict[str, Any] | None) -> None:
+        self._rv += 1
+        obj.setdefault("metadata", {})["resourceVersion"] = str(self._rv)
+        self._objects[resource][key] = obj
+        self._record_locked(resource, WatchCacheEvent(event_type, obj, prev, self._rv))
+
+    def _record_locked(self, resource: str, event: WatchCacheEvent) -> None:
+        """Append `event` to the resource's window and hand it to every watcher of the resource."""
+        history = self._history.get(resource)
+        if history is None:
+            history = self._history[resource] = collections.deque(maxlen=self.history_window)
+        if len(history) == self.history_window:
+            self._evicted[resource] = True  # the oldest event is about to fall out
+        history.append(event)
+        self._last_write[resource] = event.resource_version
+        watchers = self._watchers.get(resource)
+        if not watchers:
+            return
+        for watcher in list(watchers):
+            if not watcher.deliver_locked(event):
+                watchers.remove(watcher)  # it fell behind and was closed with an error
+
+    # -- watch -------------------------------------------------------------------------
+
+    def oldest_watchable_locked(self, resource: str) -> int | None:
+        """Port of the bound in watchCache.getAllEventsSinceLocked.
+
+        None while no event of `resource` has left the window (any version can
+        be resumed from); otherwise the oldest version a watch may start at,
+        which is one before the oldest event still kept.
+        """
+        if not self._evicted.get(resource):
+            return None
+        return self._history[resource][0].resource_version - 1
+
+    def events_since_locked(self, resource: str, resource_version: int) -> list[WatchCacheEvent]:
+        """The kept events of `resource` newer than `resource_version`, oldest first."""
+        history = self._history.get(resource, ())
+        return [e for e in history if e.resource_version > resource_version]
+
+    def add_watcher_locked(self, resource: str, watcher: CacheWatcher) -> None:
+        """Start delivering `resource`'s live events to `watcher`."""
+        self._watchers[resource].append(watcher)
+
+    def remove_watcher(self, watcher: CacheWatcher) -> None:
+        """Stop delivering to `watcher` (a no-op when it is already gone)."""
+        with self.lock:
+            watchers = self._watchers.get(watcher.resource, [])
+            if watcher in watchers:
+                watchers.remove(watcher)
+
+    def watchers_locked(self) -> list[CacheWatcher]:
+        """Every live watcher, resources in sorted order, then in the order they started."""
+        return [w for r in sorted(self._watchers) for w in self._watchers[r]]
+
+    def dump(self) -> dict[str, Any]:
+        """A copy of everything stored, for tests and debugging: rv and every object by key."""
+        with self.lock:
+            return {"resourceVersion": self._rv, "objects": {
+                resource: {key_string(k): deep_copy_json(o) for k, o in sorted(objs.items())}
+                for resource, objs in sorted(self._objects.items()) if objs}}
+
+    def __repr__(self) -> str:
+        counts = {r: len(objs) for r, objs in sorted(list(self._objects.items())) if objs}
+        watching = sum(len(ws) for ws in list(self._watchers.values()))
+        return f"Storage(rv={self._rv}, objects={counts}, watchers={watching})"
+
+
+def encode_continue(resource_version: int, start: str) -> str:
+    """Port of storage.EncodeContinue (apiserver/pkg/storage/continue.go).
+
+    Base64url of {"v","rv","start"} without padding.
+    """
+    raw = json.dumps({"v": "meta.k8s.io/v1", "rv": resource_version, "start": start},
+                     separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def decode_continue(token: str) -> tuple[int, str]:
+    """Port of storage.DecodeContinue (apiserver/pkg/storage/continue.go).
+
+    (resourceVersion, start key) of a continue token.
+
+    Raises:
+        StatusError: BadRequest for a token this server did not make.
+    """
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        data = json.loads(raw)
+        if data.get("v") != "meta.k8s.io/v1" or not isinstance(data.get("rv"), int):
+            raise ValueError("incorrect encoded start resourceVersion (version meta.k8s.io/v1)")
+        return data["rv"], str(data.get("start", ""))
+    except (ValueError, binascii.Error, json.JSONDecodeError, AttributeError) as err:
+        raise errors.new_bad_request(f"continue key is not valid: {err}") from err
