@@ -19,7 +19,7 @@ Differs from Go:
   ErrorType.String is `error_type_string`.
 - `Path.idx` holds what Go calls `index` (the subscript text), because `index`
   is also the name of the method that builds a subscripted path.
-- Bad values are JSON wire values (dict, list, str, int, float, bool, None).
+- Bad values are JSON wire values (dict, list[Any], str, int, float, bool, None).
   Go renders structs with `json.Marshal` in struct field order; a wire dict has
   no such order, so dicts are rendered with sorted keys (which is what Go does
   for maps). `error_body` reproduces Go's `%v`, `%q` and `json.Marshal` output
@@ -40,7 +40,7 @@ from typing import Any
 
 
 class Path:
-    """Port of Path (pkg/util/validation/field/path.go).
+    """Port of Path (path.go).
 
     One step of a field path, linked to its parent. A step is either a field
     name (`spec`) or a subscript of the previous step (`[0]`, `[key]`).
@@ -60,28 +60,28 @@ class Path:
         """The previous step, or None at the root."""
 
     def root(self) -> Path:
-        """Port of Path.Root: the first step of this path."""
+        """Port of Path.Root (path.go): the first step of this path."""
         p = self
         while p.parent is not None:
             p = p.parent
         return p
 
     def child(self, name: str, *more_names: str) -> Path:
-        """Port of Path.Child: the path one or more field names below this one."""
+        """Port of Path.Child (path.go): the path one or more field names below this one."""
         r = new_path(name, *more_names)
         r.root().parent = self
         return r
 
     def index(self, index: int) -> Path:
-        """Port of Path.Index: this path subscripted by a list index (`[3]`)."""
+        """Port of Path.Index (path.go): this path subscripted by a list index (`[3]`)."""
         return Path(idx=str(index), parent=self)
 
     def key(self, key: str) -> Path:
-        """Port of Path.Key: this path subscripted by a map key (`[app]`)."""
+        """Port of Path.Key (path.go): this path subscripted by a map key (`[app]`)."""
         return Path(idx=key, parent=self)
 
     def __str__(self) -> str:
-        """Port of Path.String: `a.b[0].c[key]`."""
+        """Port of Path.String (path.go): `a.b[0].c[key]`."""
         elems: list[Path] = []
         p: Path | None = self
         while p is not None:
@@ -99,7 +99,7 @@ class Path:
 
 
 def new_path(name: str, *more_names: str) -> Path:
-    """Port of NewPath (pkg/util/validation/field/path.go).
+    """Port of NewPath (path.go).
 
     Builds a root path from one or more field names:
     `new_path("spec", "template")` prints `spec.template`.
@@ -113,7 +113,7 @@ def new_path(name: str, *more_names: str) -> Path:
 # --- errors.go: types ------------------------------------------------------------
 
 ErrorType = str
-"""Port of ErrorType: a machine-readable reason; one of the ERROR_TYPE_* values."""
+"""Port of ErrorType (errors.go): a machine-readable reason; one of the ERROR_TYPE_* values."""
 
 ERROR_TYPE_NOT_FOUND: ErrorType = "FieldValueNotFound"
 ERROR_TYPE_REQUIRED: ErrorType = "FieldValueRequired"
@@ -145,7 +145,7 @@ _TYPE_STRINGS = {
 
 
 def error_type_string(t: ErrorType) -> str:
-    """Port of ErrorType.String: the human phrase for an error type ("Invalid value")."""
+    """Port of ErrorType.String (errors.go): the human phrase for an error type ("Invalid value")."""
     known = _TYPE_STRINGS.get(t)
     if known is not None:
         return known
@@ -153,14 +153,14 @@ def error_type_string(t: ErrorType) -> str:
 
 
 class OmitValueType:
-    """Port of OmitValueType: a bad value that must not be printed at all."""
+    """Port of OmitValueType (errors.go): a bad value that must not be printed at all."""
 
     def __repr__(self) -> str:
         return "OMIT_VALUE"
 
 
 OMIT_VALUE = OmitValueType()
-"""Port of omitValue: `error_body` prints only the type phrase and detail."""
+"""Port of omitValue (errors.go): `error_body` prints only the type phrase and detail."""
 
 # Types whose message shows just the phrase and the detail, never the value.
 _VALUELESS_TYPES = (
@@ -184,7 +184,7 @@ _VALUED_TYPES = (
 
 @dataclass
 class Error:
-    """Port of Error (pkg/util/validation/field/errors.go).
+    """Port of Error (errors.go).
 
     One field-level validation failure. `field` is the printed path,
     `bad_value` the offending value (a JSON wire value, an exception for
@@ -200,14 +200,14 @@ class Error:
     """Which validation rule produced the error (upstream uses it in tests only)."""
 
     def error(self) -> str:
-        """Port of Error.Error: `<field>: <error_body>`."""
+        """Port of Error.Error (errors.go): `<field>: <error_body>`."""
         return f"{self.field}: {self.error_body()}"
 
     def __str__(self) -> str:
         return self.error()
 
     def error_body(self) -> str:
-        """Port of Error.ErrorBody: the message without the field path.
+        """Port of Error.ErrorBody (errors.go): the message without the field path.
 
         Required/Forbidden/TooLong/TooShort/Internal print only their phrase;
         the others also print the bad value: numbers and booleans as Go's `%v`,
@@ -229,7 +229,7 @@ class Error:
         return s
 
     def with_origin(self, origin: str) -> Error:
-        """Port of Error.WithOrigin: record which rule produced the error; returns self."""
+        """Port of Error.WithOrigin (errors.go): record which rule produced the error; returns self."""
         self.origin = origin
         return self
 
@@ -257,7 +257,7 @@ def format_bad_value(value: Any) -> str:
 
 
 def go_quote(s: str) -> str:
-    """Port of strconv.Quote: a double-quoted Go string literal (Go's `%q`).
+    """Port of strconv.Quote (strconv/quote.go): a double-quoted Go string literal (Go's `%q`).
 
     Printable characters, including non-ASCII letters, stay as they are;
     quotes and backslashes are escaped, control characters use Go's short
@@ -369,32 +369,32 @@ def _go_json_string(s: str) -> str:
 
 
 def type_invalid(field: Path | None, value: Any, detail: str) -> Error:
-    """Port of TypeInvalid: the value does not have the schema's type."""
+    """Port of TypeInvalid (errors.go): the value does not have the schema's type."""
     return Error(ERROR_TYPE_TYPE_INVALID, _path_string(field), value, detail)
 
 
 def not_found(field: Path | None, value: Any) -> Error:
-    """Port of NotFound: a referenced value (a volume name, ...) does not exist."""
+    """Port of NotFound (errors.go): a referenced value (a volume name, ...) does not exist."""
     return Error(ERROR_TYPE_NOT_FOUND, _path_string(field), value)
 
 
 def required(field: Path | None, detail: str) -> Error:
-    """Port of Required: a value that must be set is empty or missing."""
+    """Port of Required (errors.go): a value that must be set is empty or missing."""
     return Error(ERROR_TYPE_REQUIRED, _path_string(field), "", detail)
 
 
 def duplicate(field: Path | None, value: Any) -> Error:
-    """Port of Duplicate: a value that must be unique appears twice."""
+    """Port of Duplicate (errors.go): a value that must be unique appears twice."""
     return Error(ERROR_TYPE_DUPLICATE, _path_string(field), value)
 
 
 def invalid(field: Path | None, value: Any, detail: str) -> Error:
-    """Port of Invalid: a malformed value (bad format, out of range, ...)."""
+    """Port of Invalid (errors.go): a malformed value (bad format, out of range, ...)."""
     return Error(ERROR_TYPE_INVALID, _path_string(field), value, detail)
 
 
 def not_supported(field: Path | None, value: Any, valid_values: Iterable[object] | None) -> Error:
-    """Port of NotSupported: a value outside an enumeration.
+    """Port of NotSupported (errors.go): a value outside an enumeration.
 
     The detail lists the allowed values, each quoted:
     `supported values: "Always", "Never"`.
@@ -405,12 +405,12 @@ def not_supported(field: Path | None, value: Any, valid_values: Iterable[object]
 
 
 def forbidden(field: Path | None, detail: str) -> Error:
-    """Port of Forbidden: a well-formed value that is not allowed here."""
+    """Port of Forbidden (errors.go): a well-formed value that is not allowed here."""
     return Error(ERROR_TYPE_FORBIDDEN, _path_string(field), "", detail)
 
 
 def too_long(field: Path | None, value: Any, max_length: int) -> Error:
-    """Port of TooLong: a value longer than `max_length` bytes; the value is not shown."""
+    """Port of TooLong (errors.go): a value longer than `max_length` bytes; the value is not shown."""
     del value  # upstream ignores it too
     if max_length >= 0:
         unit = "byte" if max_length == 1 else "bytes"
@@ -421,7 +421,7 @@ def too_long(field: Path | None, value: Any, max_length: int) -> Error:
 
 
 def too_long_characters(field: Path | None, value: str, max_length: int) -> Error:
-    """Port of TooLongCharacters: like too_long, counting characters instead of bytes."""
+    """Port of TooLongCharacters (errors.go): like too_long, counting characters instead of bytes."""
     del value
     if max_length >= 0:
         unit = "character" if max_length == 1 else "characters"
@@ -432,7 +432,7 @@ def too_long_characters(field: Path | None, value: str, max_length: int) -> Erro
 
 
 def too_many(field: Path | None, actual_quantity: int, max_quantity: int) -> Error:
-    """Port of TooMany: a list with more than `max_quantity` items.
+    """Port of TooMany (errors.go): a list with more than `max_quantity` items.
 
     A negative `actual_quantity` means "unknown": the count is left out.
     """
@@ -446,7 +446,7 @@ def too_many(field: Path | None, actual_quantity: int, max_quantity: int) -> Err
 
 
 def too_few(field: Path | None, actual_quantity: int, min_quantity: int) -> Error:
-    """Port of TooFew: a list with fewer than `min_quantity` items."""
+    """Port of TooFew (errors.go): a list with fewer than `min_quantity` items."""
     if min_quantity >= 0:
         unit = "item" if min_quantity == 1 else "items"
         msg = f"must have at least {min_quantity} {unit}"
@@ -456,7 +456,7 @@ def too_few(field: Path | None, actual_quantity: int, min_quantity: int) -> Erro
 
 
 def too_short(field: Path | None, value: str, min_length: int) -> Error:
-    """Port of TooShort: a string shorter than `min_length` characters."""
+    """Port of TooShort (errors.go): a string shorter than `min_length` characters."""
     if min_length >= 0:
         unit = "character" if min_length == 1 else "characters"
         msg = f"must be at least {min_length} {unit}"
@@ -466,7 +466,7 @@ def too_short(field: Path | None, value: str, min_length: int) -> Error:
 
 
 def internal_error(field: Path | None, err: BaseException) -> Error:
-    """Port of InternalError: a failure that is not the user's input's fault."""
+    """Port of InternalError (errors.go): a failure that is not the user's input's fault."""
     return Error(ERROR_TYPE_INTERNAL, _path_string(field), err, str(err))
 
 
@@ -490,7 +490,7 @@ class Aggregate(Exception):
         super().__init__(self._message())
 
     def errors(self) -> list[Any]:
-        """Port of Aggregate.Errors: the errors inside, in order."""
+        """Port of Aggregate.Errors (pkg/util/errors): the errors inside, in order."""
         return list(self.errs)
 
     def _message(self) -> str:
@@ -507,11 +507,11 @@ class Aggregate(Exception):
 
 
 Matcher = Callable[[Any], bool]
-"""Port of utilerrors.Matcher: True when an error matches."""
+"""Port of utilerrors.Matcher (pkg/util/errors): True when an error matches."""
 
 
 def new_error_type_matcher(t: ErrorType) -> Matcher:
-    """Port of NewErrorTypeMatcher: matches field Errors of type `t`."""
+    """Port of NewErrorTypeMatcher (errors.go): matches field Errors of type `t`."""
 
     def matches(err: Any) -> bool:
         return isinstance(err, Error) and err.type == t
@@ -520,10 +520,10 @@ def new_error_type_matcher(t: ErrorType) -> Matcher:
 
 
 class ErrorList(list[Error]):
-    """Port of ErrorList: the errors found while validating one object, in order."""
+    """Port of ErrorList (errors.go): the errors found while validating one object, in order."""
 
     def to_aggregate(self) -> Aggregate | None:
-        """Port of ErrorList.ToAggregate: one Aggregate, or None when empty.
+        """Port of ErrorList.ToAggregate (errors.go): one Aggregate, or None when empty.
 
         Errors whose message repeats an earlier one are dropped.
         """
@@ -540,20 +540,20 @@ class ErrorList(list[Error]):
         return Aggregate(errs)
 
     def filter(self, *fns: Matcher) -> ErrorList:
-        """Port of ErrorList.Filter: the errors (deduplicated) that match none of `fns`."""
+        """Port of ErrorList.Filter (errors.go): the errors (deduplicated) that match none of `fns`."""
         agg = self.to_aggregate()
         if agg is None:
             return ErrorList()
         return ErrorList(e for e in agg.errors() if not any(fn(e) for fn in fns))
 
     def with_origin(self, origin: str) -> ErrorList:
-        """Port of ErrorList.WithOrigin: set the origin of every error; returns self."""
+        """Port of ErrorList.WithOrigin (errors.go): set the origin of every error; returns self."""
         for err in self:
             err.origin = origin
         return self
 
     def prefix_detail(self, prefix: str) -> ErrorList:
-        """Port of ErrorList.PrefixDetail: prepend `prefix` to every detail; returns self."""
+        """Port of ErrorList.PrefixDetail (errors.go): prepend `prefix` to every detail; returns self."""
         for err in self:
             err.detail = prefix + err.detail
         return self

@@ -10,6 +10,9 @@ this module (PORTING.md section 2):
   `validate_object_meta` / `validate_object_meta_update`;
 - pkg/apis/meta/v1/validation/validation.go: labels and label selectors.
 
+Docstrings name them for short as util/validation, content/<file>.go,
+generic.go, objectmeta.go and meta/v1/validation.
+
 The embedded API server's per-kind validation (minikcm.apiserver.validation)
 builds on these. Objects are wire dicts, so ObjectMeta is the `metadata` dict.
 
@@ -18,8 +21,13 @@ Start reading at: validate_object_meta, then validate_object_meta_update.
 Not ported: managedFields validation, the `...WithOpts` variants, field
 selectors, delete/create/patch options validation, IP and CIDR checks,
 wildcard and domain-prefixed names.
-Differs from Go: Go ranges over label and annotation maps in random order; we
-go in sorted key order, so error lists are stable.
+Differs from Go:
+- Go ranges over label and annotation maps in random order; we go in sorted
+  key order, so error lists are stable.
+- validate_object_meta accepts an empty name when generateName is set: our
+  server names the object after validating it, upstream before.
+- apiequality.Semantic.DeepEqual is approximated on wire values by
+  semantic_deep_equal (missing keys and zero values compare equal).
 """
 
 from __future__ import annotations
@@ -35,17 +43,17 @@ from minikcm.apimachinery.field import ErrorList, Path
 
 
 def max_len_error(length: int) -> str:
-    """Port of MaxLenError (pkg/util/validation/validation.go): counts characters."""
+    """Port of MaxLenError (util/validation): counts characters."""
     return f"must be no more than {length} characters"
 
 
 def content_max_len_error(length: int) -> str:
-    """Port of content.MaxLenError (pkg/api/validate/content/errors.go): counts bytes."""
+    """Port of content.MaxLenError (content/errors.go): counts bytes."""
     return f"must be no more than {length} bytes"
 
 
 def regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """Port of RegexError: the message, examples and the regex used."""
+    """Port of RegexError (util/validation): the message, examples and the regex used."""
     if not examples:
         return f"{msg} (regex used for validation is '{fmt}')"
     quoted = " or ".join(f"'{e}', " for e in examples)
@@ -53,12 +61,12 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
 
 
 def empty_error() -> str:
-    """Port of EmptyError."""
+    """Port of EmptyError (util/validation)."""
     return "must be non-empty"
 
 
 def inclusive_range_error(lo: int, hi: int) -> str:
-    """Port of InclusiveRangeError."""
+    """Port of InclusiveRangeError (util/validation)."""
     return f"must be between {lo} and {hi}, inclusive"
 
 
@@ -89,7 +97,7 @@ _DNS1035_LABEL = re.compile(DNS1035_LABEL_FMT)
 
 
 def is_dns1123_label(value: str) -> list[str]:
-    """Port of IsDNS1123Label: a lower-case RFC 1123 label of at most 63 characters.
+    """Port of IsDNS1123Label (util/validation): a lower-case RFC 1123 label of at most 63 characters.
 
     A value that would be a valid subdomain gets the shorter message
     "must not contain dots".
@@ -111,7 +119,7 @@ def is_dns1123_subdomain(value: str) -> list[str]:
 
 
 def content_is_dns1123_subdomain(value: str) -> list[str]:
-    """Port of content.IsDNS1123Subdomain: the same check, length counted in bytes."""
+    """Port of content.IsDNS1123Subdomain (content/dns.go): the same check, length counted in bytes."""
     return _is_dns1123_subdomain(value, content_max_len_error)
 
 
@@ -125,7 +133,7 @@ def _is_dns1123_subdomain(value: str, too_long: Callable[[int], str]) -> list[st
 
 
 def is_dns1035_label(value: str) -> list[str]:
-    """Port of IsDNS1035Label: like a DNS-1123 label, but starting with a letter."""
+    """Port of IsDNS1035Label (util/validation): like a DNS-1123 label, but starting with a letter."""
     errs: list[str] = []
     if len(value.encode()) > DNS1035_LABEL_MAX_LENGTH:
         errs.append(max_len_error(DNS1035_LABEL_MAX_LENGTH))
@@ -137,7 +145,9 @@ def is_dns1035_label(value: str) -> list[str]:
 # --- label keys and values (api/validate/content/kube.go) -----------------------------------
 
 LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-LABEL_KEY_ERR_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+LABEL_KEY_ERR_MSG = (
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+)
 LABEL_KEY_MAX_LENGTH = 63
 LABEL_VALUE_FMT = "(" + LABEL_KEY_FMT + ")?"
 LABEL_VALUE_ERR_MSG = (
@@ -151,7 +161,7 @@ _LABEL_VALUE = re.compile(LABEL_VALUE_FMT)
 
 
 def is_qualified_name(value: str) -> list[str]:
-    """Port of IsQualifiedName (= content.IsLabelKey): `[prefix/]name`.
+    """Port of IsQualifiedName (content/kube.go, as IsLabelKey): `[prefix/]name`.
 
     The name part is at most 63 characters of [A-Za-z0-9_.-] starting and
     ending alphanumeric; the optional prefix is a DNS-1123 subdomain.
@@ -182,7 +192,7 @@ def is_qualified_name(value: str) -> list[str]:
 
 
 def is_valid_label_value(value: str) -> list[str]:
-    """Port of IsValidLabelValue (= content.IsLabelValue): empty, or at most 63 label characters."""
+    """Port of IsValidLabelValue (content/kube.go, as IsLabelValue): empty, or at most 63 label characters."""
     errs: list[str] = []
     if len(value) > LABEL_VALUE_MAX_LENGTH:
         errs.append(content_max_len_error(LABEL_VALUE_MAX_LENGTH))
@@ -207,14 +217,14 @@ _ENV_VAR_NAME = re.compile(ENV_VAR_NAME_FMT)
 
 
 def is_valid_port_num(port: int) -> list[str]:
-    """Port of IsValidPortNum: 1 to 65535."""
+    """Port of IsValidPortNum (util/validation): 1 to 65535."""
     if 1 <= port <= 65535:
         return []
     return [inclusive_range_error(1, 65535)]
 
 
 def is_valid_port_name(port: str) -> list[str]:
-    """Port of IsValidPortName: an IANA_SVC_NAME (at most 15 of [-a-z0-9], one letter, ...)."""
+    """Port of IsValidPortName (util/validation): an IANA_SVC_NAME (at most 15 of [-a-z0-9], one letter, ...)."""
     errs: list[str] = []
     if len(port) > 15:
         errs.append(max_len_error(15))
@@ -230,14 +240,14 @@ def is_valid_port_name(port: str) -> list[str]:
 
 
 def is_valid_percent(percent: str) -> list[str]:
-    """Port of IsValidPercent: digits followed by '%'."""
+    """Port of IsValidPercent (util/validation): digits followed by '%'."""
     if not _PERCENT.fullmatch(percent):
         return [regex_error(PERCENT_ERR_MSG, PERCENT_FMT, "1%", "93%")]
     return []
 
 
 def is_env_var_name(value: str) -> list[str]:
-    """Port of IsEnvVarName: a C-like identifier that may also hold '-' and '.'."""
+    """Port of IsEnvVarName (util/validation): a C-like identifier that may also hold '-' and '.'."""
     errs: list[str] = []
     if not _ENV_VAR_NAME.fullmatch(value):
         errs.append(regex_error(ENV_VAR_NAME_FMT_ERR_MSG, ENV_VAR_NAME_FMT, "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
@@ -246,7 +256,7 @@ def is_env_var_name(value: str) -> list[str]:
 
 
 def has_ch_dir_prefix(value: str) -> list[str]:
-    """Port of hasChDirPrefix: refuse ".", ".." and a leading "..". """
+    """Port of hasChDirPrefix (util/validation): refuse ".", ".." and a leading ".."."""
     if value == ".":
         return ["must not be '.'"]
     if value == "..":
@@ -261,37 +271,37 @@ def has_ch_dir_prefix(value: str) -> list[str]:
 IS_NEGATIVE_ERROR_MSG = "must be greater than or equal to 0"
 
 ValidateNameFunc = Callable[[str, bool], list[str]]
-"""Port of ValidateNameFunc: (name, is_prefix) -> messages."""
+"""Port of ValidateNameFunc (generic.go): (name, is_prefix) -> messages."""
 
 
 def mask_trailing_dash(name: str) -> str:
-    """Port of maskTrailingDash: a generateName prefix may end in '-'."""
+    """Port of maskTrailingDash (generic.go): a generateName prefix may end in '-'."""
     if len(name) > 1 and name.endswith("-"):
         return name[:-2] + "a"
     return name
 
 
 def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
-    """Port of NameIsDNSSubdomain."""
+    """Port of NameIsDNSSubdomain (generic.go)."""
     return is_dns1123_subdomain(mask_trailing_dash(name) if prefix else name)
 
 
 def name_is_dns_label(name: str, prefix: bool) -> list[str]:
-    """Port of NameIsDNSLabel."""
+    """Port of NameIsDNSLabel (generic.go)."""
     return is_dns1123_label(mask_trailing_dash(name) if prefix else name)
 
 
 def name_is_dns1035_label(name: str, prefix: bool) -> list[str]:
-    """Port of NameIsDNS1035Label."""
+    """Port of NameIsDNS1035Label (generic.go)."""
     return is_dns1035_label(mask_trailing_dash(name) if prefix else name)
 
 
 validate_namespace_name = name_is_dns_label
-"""Port of ValidateNamespaceName."""
+"""Port of ValidateNamespaceName (generic.go)."""
 
 
 def validate_nonnegative_field(value: int, fld_path: Path) -> ErrorList:
-    """Port of ValidateNonnegativeField: `value` must be >= 0."""
+    """Port of ValidateNonnegativeField (generic.go): `value` must be >= 0."""
     errs = ErrorList()
     if value < 0:
         errs.append(field.invalid(fld_path, value, IS_NEGATIVE_ERROR_MSG).with_origin("minimum"))
@@ -307,7 +317,7 @@ FINALIZER_DELETE_DEPENDENTS = "foregroundDeletion"
 
 
 def validate_annotations(annotations: dict[str, str] | None, fld_path: Path) -> ErrorList:
-    """Port of ValidateAnnotations: qualified-name keys (case-insensitive), 256 KiB in total."""
+    """Port of ValidateAnnotations (objectmeta.go): qualified-name keys (case-insensitive), 256 KiB in total."""
     errs = ErrorList()
     annotations = annotations or {}
     for k in sorted(annotations):
@@ -319,8 +329,8 @@ def validate_annotations(annotations: dict[str, str] | None, fld_path: Path) -> 
     return errs
 
 
-def validate_owner_references(owner_references: list[dict] | None, fld_path: Path) -> ErrorList:
-    """Port of ValidateOwnerReferences: each reference complete, at most one controller."""
+def validate_owner_references(owner_references: list[dict[str, Any]] | None, fld_path: Path) -> ErrorList:
+    """Port of ValidateOwnerReferences (objectmeta.go): each reference complete, at most one controller."""
     errs = ErrorList()
     first_controller = ""
     for ref in owner_references or []:
@@ -341,8 +351,8 @@ def validate_owner_references(owner_references: list[dict] | None, fld_path: Pat
     return errs
 
 
-def validate_owner_reference(ref: dict, fld_path: Path) -> ErrorList:
-    """Port of validateOwnerReference: apiVersion with a version, kind, name and uid set."""
+def validate_owner_reference(ref: dict[str, Any], fld_path: Path) -> ErrorList:
+    """Port of validateOwnerReference (objectmeta.go): apiVersion with a version, kind, name and uid set."""
     errs = ErrorList()
     api_version = ref.get("apiVersion") or ""
     version = api_version.rsplit("/", 1)[-1] if api_version else ""
@@ -361,7 +371,7 @@ def validate_owner_reference(ref: dict, fld_path: Path) -> ErrorList:
 
 
 def validate_finalizers(finalizers: list[str] | None, fld_path: Path) -> ErrorList:
-    """Port of ValidateFinalizers: qualified names; orphan and foregroundDeletion exclusive."""
+    """Port of ValidateFinalizers (objectmeta.go): qualified names; orphan and foregroundDeletion exclusive."""
     errs = ErrorList()
     finalizers = finalizers or []
     for finalizer in finalizers:
@@ -379,7 +389,7 @@ def validate_finalizers(finalizers: list[str] | None, fld_path: Path) -> ErrorLi
 
 
 def validate_immutable_field(new_val: Any, old_val: Any, fld_path: Path) -> ErrorList:
-    """Port of ValidateImmutableField: `new_val` must equal `old_val` (semantically)."""
+    """Port of ValidateImmutableField (objectmeta.go): `new_val` must equal `old_val` (semantically)."""
     errs = ErrorList()
     if not semantic_deep_equal(old_val, new_val):
         errs.append(field.invalid(fld_path, new_val, FIELD_IMMUTABLE_ERROR_MSG))
@@ -394,7 +404,7 @@ def semantic_deep_equal(a: Any, b: Any) -> bool:
     and maps alike. So keys whose value is None, "", 0, False, {} or [] are
     ignored on both sides before comparing.
     """
-    return _drop_zero_values(a) == _drop_zero_values(b)
+    return bool(_drop_zero_values(a) == _drop_zero_values(b))
 
 
 def _drop_zero_values(v: Any) -> Any:
@@ -410,7 +420,9 @@ def _is_zero(v: Any) -> bool:
     return v is None or v is False or (not isinstance(v, bool) and v in (0, "")) or v == {} or v == []
 
 
-def validate_object_meta(meta: dict | None, requires_namespace: bool, name_fn: ValidateNameFunc, fld_path: Path) -> ErrorList:
+def validate_object_meta(
+    meta: dict[str, Any] | None, requires_namespace: bool, name_fn: ValidateNameFunc, fld_path: Path
+) -> ErrorList:
     """Port of ValidateObjectMeta / ValidateObjectMetaAccessor (objectmeta.go).
 
     Name (or generateName) valid per `name_fn`; namespace required for
@@ -452,7 +464,9 @@ def validate_object_meta(meta: dict | None, requires_namespace: bool, name_fn: V
     return errs
 
 
-def validate_object_meta_update(new_meta: dict | None, old_meta: dict | None, fld_path: Path) -> ErrorList:
+def validate_object_meta_update(
+    new_meta: dict[str, Any] | None, old_meta: dict[str, Any] | None, fld_path: Path
+) -> ErrorList:
     """Port of ValidateObjectMetaUpdate / ValidateObjectMetaAccessorUpdate (objectmeta.go).
 
     No new finalizers once deletion started; resourceVersion set (the caller
@@ -476,9 +490,13 @@ def validate_object_meta_update(new_meta: dict | None, old_meta: dict | None, fl
             )
     resource_version = new_meta.get("resourceVersion") or ""
     if not resource_version:
-        errs.append(field.invalid(fld_path.child("resourceVersion"), resource_version, "must be specified for an update"))
+        errs.append(
+            field.invalid(fld_path.child("resourceVersion"), resource_version, "must be specified for an update")
+        )
     if (new_meta.get("generation") or 0) < (old_meta.get("generation") or 0):
-        errs.append(field.invalid(fld_path.child("generation"), new_meta.get("generation") or 0, "must not be decremented"))
+        errs.append(
+            field.invalid(fld_path.child("generation"), new_meta.get("generation") or 0, "must not be decremented")
+        )
     for key, zero in (
         ("name", ""),
         ("namespace", ""),
@@ -502,12 +520,12 @@ LABEL_SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
 
 
 def validate_label_name(label_name: str, fld_path: Path) -> ErrorList:
-    """Port of ValidateLabelName: a qualified name."""
+    """Port of ValidateLabelName (meta/v1/validation): a qualified name."""
     return ErrorList(field.invalid(fld_path, label_name, msg) for msg in is_qualified_name(label_name))
 
 
 def validate_labels(labels: dict[str, str] | None, fld_path: Path) -> ErrorList:
-    """Port of ValidateLabels: qualified-name keys and valid label values."""
+    """Port of ValidateLabels (meta/v1/validation): qualified-name keys and valid label values."""
     errs = ErrorList()
     labels = labels or {}
     for k in sorted(labels):
@@ -518,31 +536,41 @@ def validate_labels(labels: dict[str, str] | None, fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_label_selector(ps: dict | None, fld_path: Path, allow_invalid_label_value: bool = False) -> ErrorList:
-    """Port of ValidateLabelSelector: matchLabels and each matchExpressions requirement."""
+def validate_label_selector(
+    ps: dict[str, Any] | None, fld_path: Path, allow_invalid_label_value: bool = False
+) -> ErrorList:
+    """Port of ValidateLabelSelector (meta/v1/validation): matchLabels and each matchExpressions requirement."""
     errs = ErrorList()
     if ps is None:
         return errs
     errs.extend(validate_labels(ps.get("matchLabels"), fld_path.child("matchLabels")))
     for i, expr in enumerate(ps.get("matchExpressions") or []):
         errs.extend(
-            validate_label_selector_requirement(expr, fld_path.child("matchExpressions").index(i), allow_invalid_label_value)
+            validate_label_selector_requirement(
+                expr, fld_path.child("matchExpressions").index(i), allow_invalid_label_value
+            )
         )
     return errs
 
 
-def validate_label_selector_requirement(sr: dict, fld_path: Path, allow_invalid_label_value: bool = False) -> ErrorList:
-    """Port of ValidateLabelSelectorRequirement: operator known, values as the operator needs."""
+def validate_label_selector_requirement(
+    sr: dict[str, Any], fld_path: Path, allow_invalid_label_value: bool = False
+) -> ErrorList:
+    """Port of ValidateLabelSelectorRequirement (meta/v1/validation): operator known, values as the operator needs."""
     errs = ErrorList()
     operator = sr.get("operator") or ""
     values = sr.get("values") or []
     if operator in ("In", "NotIn"):
         if not values:
-            errs.append(field.required(fld_path.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"))
+            errs.append(
+                field.required(fld_path.child("values"), "must be specified when `operator` is 'In' or 'NotIn'")
+            )
     elif operator in ("Exists", "DoesNotExist"):
         if values:
             errs.append(
-                field.forbidden(fld_path.child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
+                field.forbidden(
+                    fld_path.child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                )
             )
     else:
         errs.append(field.invalid(fld_path.child("operator"), operator, "not a valid selector operator"))

@@ -49,7 +49,7 @@ from minikcm.apiserver.core_validation import (
 )
 
 
-def label_selector_as_selector(ps: dict | None) -> labels.Selector:
+def label_selector_as_selector(ps: dict[str, Any] | None) -> labels.Selector:
     """LabelSelectorAsSelector (pkg/apis/meta/v1/helpers.go) for a wire selector.
 
     None matches nothing (and is not empty); {} matches everything.
@@ -65,7 +65,9 @@ def label_selector_as_selector(ps: dict | None) -> labels.Selector:
 # --- apps: StatefulSet (pkg/apis/apps/validation/validation.go) --------------------------------
 
 
-def validate_pod_template_spec_for_stateful_set(template: dict, selector: labels.Selector, fld_path: Path) -> ErrorList:
+def validate_pod_template_spec_for_stateful_set(
+    template: dict[str, Any], selector: labels.Selector, fld_path: Path
+) -> ErrorList:
     """Port of ValidatePodTemplateSpecForStatefulSet: labels match the selector; labels and annotations valid."""
     errs = ErrorList()
     template_labels = (template.get("metadata") or {}).get("labels")
@@ -84,7 +86,7 @@ def validate_pod_template_spec_for_stateful_set(template: dict, selector: labels
     return errs
 
 
-def validate_persistent_volume_claim_retention_policy(policy: dict | None, fld_path: Path) -> ErrorList:
+def validate_persistent_volume_claim_retention_policy(policy: dict[str, Any] | None, fld_path: Path) -> ErrorList:
     """Port of ValidatePersistentVolumeClaimRetentionPolicy: whenDeleted and whenScaled are Retain or Delete."""
     errs = ErrorList()
     if policy is None:
@@ -96,7 +98,7 @@ def validate_persistent_volume_claim_retention_policy(policy: dict | None, fld_p
     return errs
 
 
-def validate_stateful_set_spec(spec: dict, fld_path: Path) -> ErrorList:
+def validate_stateful_set_spec(spec: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidateStatefulSetSpec."""
     errs = ErrorList()
     policy = spec.get("podManagementPolicy") or ""
@@ -167,7 +169,7 @@ def validate_stateful_set_spec(spec: dict, fld_path: Path) -> ErrorList:
     return errs
 
 
-def _validate_workload_selector(selector: dict | None, fld_path: Path, kind: str) -> ErrorList:
+def _validate_workload_selector(selector: dict[str, Any] | None, fld_path: Path, kind: str) -> ErrorList:
     # The selector block shared by the StatefulSet, Deployment and ReplicaSet spec checks.
     errs = ErrorList()
     if selector is None:
@@ -179,7 +181,7 @@ def _validate_workload_selector(selector: dict | None, fld_path: Path, kind: str
     return errs
 
 
-def validate_stateful_set(sts: dict) -> ErrorList:
+def validate_stateful_set(sts: dict[str, Any]) -> ErrorList:
     """Port of ValidateStatefulSet: metadata (name a DNS label) and spec."""
     errs = validate_object_meta(sts.get("metadata"), True, name_is_dns_label, new_path("metadata"))
     errs.extend(validate_stateful_set_spec(spec_of(sts), new_path("spec")))
@@ -201,7 +203,7 @@ STATEFUL_SET_UPDATE_FORBIDDEN_MSG = (
 )
 
 
-def validate_stateful_set_update(new: dict, old: dict) -> ErrorList:
+def validate_stateful_set_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateStatefulSetUpdate: metadata update, the new spec, and only the updatable fields changed."""
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     errs.extend(validate_stateful_set_spec(spec_of(new), new_path("spec")))
@@ -213,7 +215,7 @@ def validate_stateful_set_update(new: dict, old: dict) -> ErrorList:
     return errs
 
 
-def validate_stateful_set_status(status: dict, fld_path: Path) -> ErrorList:
+def validate_stateful_set_status(status: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidateStatefulSetStatus: counters not negative nor above status.replicas."""
     errs = ErrorList()
     counts = {
@@ -240,7 +242,7 @@ def validate_stateful_set_status(status: dict, fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_stateful_set_status_update(new: dict, old: dict) -> ErrorList:
+def validate_stateful_set_status_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateStatefulSetStatusUpdate: status, metadata update, collisionCount not decremented."""
     errs = validate_stateful_set_status(status_of(new), new_path("status"))
     errs.extend(validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata")))
@@ -248,7 +250,7 @@ def validate_stateful_set_status_update(new: dict, old: dict) -> ErrorList:
     return errs
 
 
-def _validate_collision_count_not_decremented(new: dict, old: dict) -> ErrorList:
+def _validate_collision_count_not_decremented(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     # Port of the IsDecremented check the three status-update validators share.
     errs = ErrorList()
     new_count, old_count = status_of(new).get("collisionCount"), status_of(old).get("collisionCount")
@@ -260,7 +262,7 @@ def _validate_collision_count_not_decremented(new: dict, old: dict) -> ErrorList
 # --- apps: ControllerRevision ------------------------------------------------------------------
 
 
-def validate_controller_revision(revision: dict) -> ErrorList:
+def validate_controller_revision(revision: dict[str, Any]) -> ErrorList:
     """Port of ValidateControllerRevision: metadata, data present, revision not negative."""
     errs = validate_object_meta(revision.get("metadata"), True, name_is_dns_subdomain, new_path("metadata"))
     if revision.get("data") is None:
@@ -269,7 +271,7 @@ def validate_controller_revision(revision: dict) -> ErrorList:
     return errs
 
 
-def validate_controller_revision_update(new: dict, old: dict) -> ErrorList:
+def validate_controller_revision_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateControllerRevisionUpdate: the new revision valid, data unchanged."""
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     errs.extend(validate_controller_revision(new))
@@ -315,7 +317,7 @@ def is_not_more_than_100_percent(value: Any, fld_path: Path) -> ErrorList:
     return ErrorList([field.invalid(fld_path, value, "must not be greater than 100%")])
 
 
-def validate_rolling_update_stateful_set(rolling_update: dict, fld_path: Path) -> ErrorList:
+def validate_rolling_update_stateful_set(rolling_update: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of validateRollingUpdateStatefulSet: partition not negative; maxUnavailable 1..100%."""
     errs = validate_nonnegative_field(go_int(rolling_update.get("partition")), fld_path.child("partition"))
     max_unavailable = rolling_update.get("maxUnavailable")
@@ -328,7 +330,7 @@ def validate_rolling_update_stateful_set(rolling_update: dict, fld_path: Path) -
     return errs
 
 
-def validate_rolling_update_deployment(rolling_update: dict, fld_path: Path) -> ErrorList:
+def validate_rolling_update_deployment(rolling_update: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidateRollingUpdateDeployment: both valid, not both 0, maxUnavailable at most 100%."""
     max_unavailable = rolling_update.get("maxUnavailable", 0)
     max_surge = rolling_update.get("maxSurge", 0)
@@ -344,7 +346,7 @@ def validate_rolling_update_deployment(rolling_update: dict, fld_path: Path) -> 
     return errs
 
 
-def validate_deployment_strategy(strategy: dict, fld_path: Path) -> ErrorList:
+def validate_deployment_strategy(strategy: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidateDeploymentStrategy: Recreate without rollingUpdate, RollingUpdate with a valid one."""
     errs = ErrorList()
     strategy_type = strategy.get("type") or ""
@@ -367,7 +369,7 @@ def validate_deployment_strategy(strategy: dict, fld_path: Path) -> ErrorList:
 
 
 def validate_pod_template_spec_for_replica_set(
-    template: dict, selector: labels.Selector, fld_path: Path, kind: str
+    template: dict[str, Any], selector: labels.Selector, fld_path: Path, kind: str
 ) -> ErrorList:
     """Port of ValidatePodTemplateSpecForReplicaSet: labels match; the pod template valid; restartPolicy Always."""
     errs = ErrorList()
@@ -394,7 +396,7 @@ def validate_pod_template_spec_for_replica_set(
     return errs
 
 
-def _validate_template_against_selector(spec: dict, fld_path: Path) -> ErrorList:
+def _validate_template_against_selector(spec: dict[str, Any], fld_path: Path) -> ErrorList:
     # The LabelSelectorAsSelector step shared by ValidateDeploymentSpec and ValidateReplicaSetSpec.
     try:
         selector = label_selector_as_selector(spec.get("selector"))
@@ -405,7 +407,7 @@ def _validate_template_against_selector(spec: dict, fld_path: Path) -> ErrorList
     )
 
 
-def validate_deployment_spec(spec: dict, fld_path: Path) -> ErrorList:
+def validate_deployment_spec(spec: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidateDeploymentSpec.
 
     replicas not negative; selector present, valid, non-empty and matching
@@ -435,14 +437,14 @@ def validate_deployment_spec(spec: dict, fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_deployment(deployment: dict) -> ErrorList:
+def validate_deployment(deployment: dict[str, Any]) -> ErrorList:
     """Port of ValidateDeployment: metadata (name a DNS subdomain) and spec."""
     errs = validate_object_meta(deployment.get("metadata"), True, name_is_dns_subdomain, new_path("metadata"))
     errs.extend(validate_deployment_spec(spec_of(deployment), new_path("spec")))
     return errs
 
 
-def validate_deployment_update(new: dict, old: dict) -> ErrorList:
+def validate_deployment_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateDeploymentUpdate: metadata update and the new spec.
 
     validate_object_update adds the apps/v1 rule that spec.selector is immutable.
@@ -452,8 +454,8 @@ def validate_deployment_update(new: dict, old: dict) -> ErrorList:
     return errs
 
 
-def validate_deployment_status(status: dict, fld_path: Path) -> ErrorList:
-    """Port of ValidateDeploymentStatus: counters not negative; updated, ready and available <= replicas; available <= ready."""
+def validate_deployment_status(status: dict[str, Any], fld_path: Path) -> ErrorList:
+    """Port of ValidateDeploymentStatus: counters not negative, none above replicas, available <= ready."""
     keys = (
         "observedGeneration",
         "replicas",
@@ -482,7 +484,7 @@ def validate_deployment_status(status: dict, fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_deployment_status_update(new: dict, old: dict) -> ErrorList:
+def validate_deployment_status_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateDeploymentStatusUpdate: metadata update, status, collisionCount not decremented."""
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     errs.extend(validate_deployment_status(status_of(new), new_path("status")))
@@ -490,7 +492,7 @@ def validate_deployment_status_update(new: dict, old: dict) -> ErrorList:
     return errs
 
 
-def validate_replica_set_spec(spec: dict, fld_path: Path) -> ErrorList:
+def validate_replica_set_spec(spec: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidateReplicaSetSpec (its empty-selector message says "deployment", as upstream's)."""
     errs = validate_nonnegative_field(go_int(spec.get("replicas")), fld_path.child("replicas"))
     errs.extend(validate_nonnegative_field(go_int(spec.get("minReadySeconds")), fld_path.child("minReadySeconds")))
@@ -499,15 +501,15 @@ def validate_replica_set_spec(spec: dict, fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_replica_set(rs: dict) -> ErrorList:
+def validate_replica_set(rs: dict[str, Any]) -> ErrorList:
     """Port of ValidateReplicaSet: metadata (name a DNS subdomain) and spec."""
     errs = validate_object_meta(rs.get("metadata"), True, name_is_dns_subdomain, new_path("metadata"))
     errs.extend(validate_replica_set_spec(spec_of(rs), new_path("spec")))
     return errs
 
 
-def validate_replica_set_status(status: dict, fld_path: Path) -> ErrorList:
-    """Port of ValidateReplicaSetStatus: counters not negative; fullyLabeled, ready, available <= replicas; available <= ready."""
+def validate_replica_set_status(status: dict[str, Any], fld_path: Path) -> ErrorList:
+    """Port of ValidateReplicaSetStatus: counters not negative, none above replicas, available <= ready."""
     keys = ("replicas", "fullyLabeledReplicas", "readyReplicas", "availableReplicas", "observedGeneration")
     counts = {k: go_int(status.get(k)) for k in keys}
     errs = ErrorList()
@@ -530,7 +532,7 @@ def validate_replica_set_status(status: dict, fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_replica_set_status_update(new: dict, old: dict) -> ErrorList:
+def validate_replica_set_status_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateReplicaSetStatusUpdate: metadata update and status."""
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     errs.extend(validate_replica_set_status(status_of(new), new_path("status")))

@@ -52,12 +52,12 @@ SUPPORTED_PORT_PROTOCOLS = ["SCTP", "TCP", "UDP"]
 SUPPORTED_PULL_POLICIES = ["Always", "IfNotPresent", "Never"]
 
 
-def spec_of(obj: dict) -> dict:
+def spec_of(obj: dict[str, Any]) -> dict[str, Any]:
     """The `spec` of a wire object; {} when missing (Go: the zero struct)."""
     return obj.get("spec") or {}
 
 
-def status_of(obj: dict) -> dict:
+def status_of(obj: dict[str, Any]) -> dict[str, Any]:
     """The `status` of a wire object; {} when missing."""
     return obj.get("status") or {}
 
@@ -67,7 +67,7 @@ def go_int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def copy_key(dst: dict, src: dict, key: str) -> None:
+def copy_key(dst: dict[str, Any], src: dict[str, Any], key: str) -> None:
     """Make `dst[key]` what `src[key]` is, including being absent."""
     if key in src:
         dst[key] = copy.deepcopy(src[key])
@@ -79,7 +79,7 @@ def copy_key(dst: dict, src: dict, key: str) -> None:
 
 
 def validate_object_meta(
-    meta: dict | None, requires_namespace: bool, name_fn: ValidateNameFunc, fld_path: Path
+    meta: dict[str, Any] | None, requires_namespace: bool, name_fn: ValidateNameFunc, fld_path: Path
 ) -> ErrorList:
     """Port of ValidateObjectMeta (core validation): the generic checks plus kube finalizer names."""
     errs = meta_validation.validate_object_meta(meta, requires_namespace, name_fn, fld_path)
@@ -88,7 +88,9 @@ def validate_object_meta(
     return errs
 
 
-def validate_object_meta_update(new_meta: dict | None, old_meta: dict | None, fld_path: Path) -> ErrorList:
+def validate_object_meta_update(
+    new_meta: dict[str, Any] | None, old_meta: dict[str, Any] | None, fld_path: Path
+) -> ErrorList:
     """Port of ValidateObjectMetaUpdate (core validation): the generic checks plus kube finalizer names."""
     errs = meta_validation.validate_object_meta_update(new_meta, old_meta, fld_path)
     for finalizer in (new_meta or {}).get("finalizers") or []:
@@ -114,7 +116,7 @@ def validate_dns1123_label(value: str, fld_path: Path) -> ErrorList:
 # --- pods (pkg/apis/core/validation/validation.go) ------------------------------------------
 
 
-def validate_pod_template_spec(template: dict, fld_path: Path) -> ErrorList:
+def validate_pod_template_spec(template: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidatePodTemplateSpec: labels, annotations and the pod spec.
 
     Tricky: upstream validates the template's labels at path `...template.labels`,
@@ -134,7 +136,7 @@ def validate_pod_template_spec(template: dict, fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_pod_spec(spec: dict, fld_path: Path) -> ErrorList:
+def validate_pod_spec(spec: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidatePodSpec, reduced to the checks listed in the module docstring.
 
     Volumes, containers, init containers, restartPolicy, dnsPolicy,
@@ -171,7 +173,7 @@ def validate_pod_spec(spec: dict, fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_volumes(volumes: list[dict], fld_path: Path) -> tuple[set[str], ErrorList]:
+def validate_volumes(volumes: list[dict[str, Any]], fld_path: Path) -> tuple[set[str], ErrorList]:
     """Port of ValidateVolumes (names and one source per volume): returns (names, errors)."""
     errs = ErrorList()
     names: set[str] = set()
@@ -194,7 +196,7 @@ def validate_volumes(volumes: list[dict], fld_path: Path) -> tuple[set[str], Err
     return names, errs
 
 
-def validate_containers(containers: list[dict], volumes: set[str], fld_path: Path) -> ErrorList:
+def validate_containers(containers: list[dict[str, Any]], volumes: set[str], fld_path: Path) -> ErrorList:
     """Port of validateContainers: at least one; each valid; names unique."""
     errs = ErrorList()
     if not containers:
@@ -213,7 +215,7 @@ def validate_containers(containers: list[dict], volumes: set[str], fld_path: Pat
 
 
 def validate_init_containers(
-    init_containers: list[dict], containers: list[dict], volumes: set[str], fld_path: Path
+    init_containers: list[dict[str, Any]], containers: list[dict[str, Any]], volumes: set[str], fld_path: Path
 ) -> ErrorList:
     """Port of validateInitContainers: like containers, names unique across both lists."""
     errs = ErrorList()
@@ -229,7 +231,7 @@ def validate_init_containers(
     return errs
 
 
-def validate_container_common(ctr: dict, volumes: set[str], path: Path) -> ErrorList:
+def validate_container_common(ctr: dict[str, Any], volumes: set[str], path: Path) -> ErrorList:
     """Port of validateContainerCommon: name, image, termination message policy, ports, env, mounts, pull policy."""
     errs = ErrorList()
     name = ctr.get("name") or ""
@@ -253,7 +255,7 @@ def validate_container_common(ctr: dict, volumes: set[str], path: Path) -> Error
     return errs
 
 
-def validate_container_ports(ports: list[dict], fld_path: Path) -> ErrorList:
+def validate_container_ports(ports: list[dict[str, Any]], fld_path: Path) -> ErrorList:
     """Port of validateContainerPorts: names, containerPort and hostPort ranges, protocol."""
     errs = ErrorList()
     names: set[str] = set()
@@ -290,7 +292,7 @@ def validate_container_ports(ports: list[dict], fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_env(env: list[dict], fld_path: Path) -> ErrorList:
+def validate_env(env: list[dict[str, Any]], fld_path: Path) -> ErrorList:
     """Port of ValidateEnv (names only; valueFrom sources are not checked)."""
     errs = ErrorList()
     for i, var in enumerate(env):
@@ -303,7 +305,7 @@ def validate_env(env: list[dict], fld_path: Path) -> ErrorList:
     return errs
 
 
-def validate_volume_mounts(mounts: list[dict], volumes: set[str], fld_path: Path) -> ErrorList:
+def validate_volume_mounts(mounts: list[dict[str, Any]], volumes: set[str], fld_path: Path) -> ErrorList:
     """Port of ValidateVolumeMounts: name known, mountPath set and unique."""
     errs = ErrorList()
     mount_points: set[str] = set()
@@ -352,7 +354,7 @@ def validate_dns_policy(policy: str, fld_path: Path) -> ErrorList:
     return ErrorList([field.not_supported(fld_path, policy, valid)])
 
 
-def validate_pod_create(pod: dict) -> ErrorList:
+def validate_pod_create(pod: dict[str, Any]) -> ErrorList:
     """Port of ValidatePodCreate: metadata, spec, and no ephemeral containers on create."""
     errs = validate_pod_metadata_and_spec(pod)
     spec = spec_of(pod)
@@ -365,7 +367,7 @@ def validate_pod_create(pod: dict) -> ErrorList:
     return errs
 
 
-def validate_pod_metadata_and_spec(pod: dict) -> ErrorList:
+def validate_pod_metadata_and_spec(pod: dict[str, Any]) -> ErrorList:
     """Port of validatePodMetadataAndSpec: ObjectMeta, PodSpec, and images without outer spaces."""
     errs = validate_object_meta(pod.get("metadata"), True, name_is_dns_subdomain, new_path("metadata"))
     spec = spec_of(pod)
@@ -392,7 +394,7 @@ POD_UPDATE_FORBIDDEN_MSG = (
 )
 
 
-def validate_pod_update(new: dict, old: dict) -> ErrorList:
+def validate_pod_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidatePodUpdate (simplified; see the module docstring).
 
     Only container and init-container images, a lower activeDeadlineSeconds,
@@ -447,7 +449,9 @@ def validate_pod_update(new: dict, old: dict) -> ErrorList:
     return errs
 
 
-def validate_container_updates(new: list[dict], old: list[dict], fld_path: Path) -> tuple[ErrorList, bool]:
+def validate_container_updates(
+    new: list[dict[str, Any]], old: list[dict[str, Any]], fld_path: Path
+) -> tuple[ErrorList, bool]:
     """Port of ValidateContainerUpdates: same number of containers, images still set."""
     errs = ErrorList()
     if len(new) != len(old):
@@ -459,7 +463,7 @@ def validate_container_updates(new: list[dict], old: list[dict], fld_path: Path)
     return errs, False
 
 
-def validate_only_added_tolerations(new: list[dict], old: list[dict], fld_path: Path) -> ErrorList:
+def validate_only_added_tolerations(new: list[dict[str, Any]], old: list[dict[str, Any]], fld_path: Path) -> ErrorList:
     """Port of validateOnlyAddedTolerations: every old toleration kept (tolerationSeconds may change)."""
     errs = ErrorList()
     for old_toleration in old:
@@ -478,7 +482,7 @@ def validate_only_added_tolerations(new: list[dict], old: list[dict], fld_path: 
     return errs
 
 
-def validate_pod_status_update(new: dict, old: dict) -> ErrorList:
+def validate_pod_status_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidatePodStatusUpdate (metadata, nominatedNodeName and container state transitions)."""
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     status, old_status = status_of(new), status_of(old)
@@ -498,7 +502,7 @@ def validate_pod_status_update(new: dict, old: dict) -> ErrorList:
 
 
 def validate_container_state_transition(
-    new: list[dict], old: list[dict], fld_path: Path, restart_policy: str
+    new: list[dict[str, Any]], old: list[dict[str, Any]], fld_path: Path, restart_policy: str
 ) -> ErrorList:
     """Port of ValidateContainerStateTransition: a terminated container that may not restart stays terminated."""
     errs = ErrorList()
@@ -526,14 +530,14 @@ def validate_container_state_transition(
 SUPPORTED_ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"]
 
 
-def validate_persistent_volume_claim(pvc: dict) -> ErrorList:
+def validate_persistent_volume_claim(pvc: dict[str, Any]) -> ErrorList:
     """Port of ValidatePersistentVolumeClaim: metadata and spec."""
     errs = validate_object_meta(pvc.get("metadata"), True, name_is_dns_subdomain, new_path("metadata"))
     errs.extend(validate_persistent_volume_claim_spec(spec_of(pvc), new_path("spec")))
     return errs
 
 
-def validate_persistent_volume_claim_spec(spec: dict, fld_path: Path) -> ErrorList:
+def validate_persistent_volume_claim_spec(spec: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidatePersistentVolumeClaimSpec: access modes, selector, storage request, volumeMode, class."""
     errs = ErrorList()
     modes = spec.get("accessModes") or []
@@ -564,7 +568,7 @@ PVC_SPEC_IMMUTABLE_MSG = (
 )
 
 
-def validate_persistent_volume_claim_update(new: dict, old: dict) -> ErrorList:
+def validate_persistent_volume_claim_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidatePersistentVolumeClaimUpdate (simplified): only requests and the attributes class change."""
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     errs.extend(validate_persistent_volume_claim_spec(spec_of(new), new_path("spec")))
@@ -582,7 +586,7 @@ def validate_persistent_volume_claim_update(new: dict, old: dict) -> ErrorList:
 SUPPORTED_SERVICE_TYPES = ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"]
 
 
-def validate_service(service: dict) -> ErrorList:
+def validate_service(service: dict[str, Any]) -> ErrorList:
     """Port of ValidateService (ports, type, selector, session affinity, external name)."""
     errs = validate_object_meta(service.get("metadata"), True, name_is_dns1035_label, new_path("metadata"))
     spec = spec_of(service)
@@ -616,7 +620,7 @@ def validate_service(service: dict) -> ErrorList:
     return errs
 
 
-def validate_service_port(port: dict, require_name: bool, names: set[str], fld_path: Path) -> ErrorList:
+def validate_service_port(port: dict[str, Any], require_name: bool, names: set[str], fld_path: Path) -> ErrorList:
     """Port of validateServicePort: name, port number, protocol, targetPort."""
     errs = ErrorList()
     name = port.get("name") or ""
@@ -647,7 +651,7 @@ def validate_service_port(port: dict, require_name: bool, names: set[str], fld_p
     return errs
 
 
-def validate_service_update(new: dict, old: dict) -> ErrorList:
+def validate_service_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateServiceUpdate (simplified): metadata update, clusterIP kept, the new service valid."""
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     old_ip = spec_of(old).get("clusterIP") or ""
@@ -659,7 +663,7 @@ def validate_service_update(new: dict, old: dict) -> ErrorList:
     return errs
 
 
-def validate_namespace(namespace: dict) -> ErrorList:
+def validate_namespace(namespace: dict[str, Any]) -> ErrorList:
     """Port of ValidateNamespace: metadata (cluster-scoped, name a DNS label) and spec.finalizers."""
     errs = validate_object_meta(namespace.get("metadata"), False, name_is_dns_label, new_path("metadata"))
     for finalizer in spec_of(namespace).get("finalizers") or []:
@@ -669,12 +673,12 @@ def validate_namespace(namespace: dict) -> ErrorList:
     return errs
 
 
-def validate_namespace_update(new: dict, old: dict) -> ErrorList:
+def validate_namespace_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateNamespaceUpdate: the metadata update."""
     return validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
 
 
-def validate_namespace_status_update(new: dict, old: dict) -> ErrorList:
+def validate_namespace_status_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateNamespaceStatusUpdate: Active unless deleting, Terminating while deleting."""
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     phase = status_of(new).get("phase") or ""

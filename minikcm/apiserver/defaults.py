@@ -31,6 +31,8 @@ holding JSON `null` counts as unset, like Go's nil pointer.
 
 from __future__ import annotations
 
+from typing import Any
+
 MAX_UNAVAILABLE_STATEFUL_SET = True
 """The MaxUnavailableStatefulSet feature gate (beta, on by default since v1.35)."""
 
@@ -42,7 +44,7 @@ VOLUME_SOURCE_DEFAULT_MODE = 0o644  # Secret, ConfigMap, DownwardAPI and Project
 LABEL_METADATA_NAME = "kubernetes.io/metadata.name"
 
 
-def default_object(resource: str, obj: dict) -> None:
+def default_object(resource: str, obj: dict[str, Any]) -> None:
     """Fill in the defaults of `obj`, a wire dict of `resource` (plural name), in place.
 
     Resources without defaulting (events, leases, controllerrevisions) and
@@ -67,7 +69,7 @@ def default_object(resource: str, obj: dict) -> None:
             pass  # no SetDefaults_X upstream for events, leases, controllerrevisions
 
 
-def _sub(obj: dict, key: str) -> dict:
+def _sub(obj: dict[str, Any], key: str) -> dict[str, Any]:
     # The dict under `key`, created when missing (Go: the embedded struct is always there).
     value = obj.get(key)
     if not isinstance(value, dict):
@@ -76,7 +78,7 @@ def _sub(obj: dict, key: str) -> dict:
     return value
 
 
-def _unset(obj: dict, key: str) -> bool:
+def _unset(obj: dict[str, Any], key: str) -> bool:
     # Go: a nil pointer, an empty string, or a zero value the defaulter treats as unset.
     return obj.get(key) in (None, "")
 
@@ -84,7 +86,7 @@ def _unset(obj: dict, key: str) -> bool:
 # --- apps/v1 (pkg/apis/apps/v1/defaults.go) ----------------------------------------------
 
 
-def set_defaults_deployment(obj: dict) -> None:
+def set_defaults_deployment(obj: dict[str, Any]) -> None:
     """Port of SetDefaults_Deployment (pkg/apis/apps/v1/defaults.go).
 
     replicas 1; strategy RollingUpdate, and for RollingUpdate a rollingUpdate
@@ -109,7 +111,7 @@ def set_defaults_deployment(obj: dict) -> None:
         spec["progressDeadlineSeconds"] = 600
 
 
-def set_defaults_stateful_set(obj: dict) -> None:
+def set_defaults_stateful_set(obj: dict[str, Any]) -> None:
     """Port of SetDefaults_StatefulSet (pkg/apis/apps/v1/defaults.go).
 
     podManagementPolicy OrderedReady; updateStrategy RollingUpdate (with an
@@ -142,26 +144,26 @@ def set_defaults_stateful_set(obj: dict) -> None:
         spec["revisionHistoryLimit"] = 10
 
 
-def set_defaults_replica_set(obj: dict) -> None:
+def set_defaults_replica_set(obj: dict[str, Any]) -> None:
     """Port of SetDefaults_ReplicaSet (pkg/apis/apps/v1/defaults.go): replicas 1."""
     spec = _sub(obj, "spec")
     if spec.get("replicas") is None:
         spec["replicas"] = 1
 
 
-def set_object_defaults_deployment(obj: dict) -> None:
+def set_object_defaults_deployment(obj: dict[str, Any]) -> None:
     """Mirrors SetObjectDefaults_Deployment (apps/v1 zz_generated.defaults.go): the Deployment, then its template."""
     set_defaults_deployment(obj)
     set_object_defaults_pod_template_spec(_sub(obj["spec"], "template"))
 
 
-def set_object_defaults_replica_set(obj: dict) -> None:
+def set_object_defaults_replica_set(obj: dict[str, Any]) -> None:
     """Mirrors SetObjectDefaults_ReplicaSet: the ReplicaSet, then its template."""
     set_defaults_replica_set(obj)
     set_object_defaults_pod_template_spec(_sub(obj["spec"], "template"))
 
 
-def set_object_defaults_stateful_set(obj: dict) -> None:
+def set_object_defaults_stateful_set(obj: dict[str, Any]) -> None:
     """Mirrors SetObjectDefaults_StatefulSet: the StatefulSet, its template and its claim templates."""
     set_defaults_stateful_set(obj)
     set_object_defaults_pod_template_spec(_sub(obj["spec"], "template"))
@@ -173,7 +175,7 @@ def set_object_defaults_stateful_set(obj: dict) -> None:
 # --- core/v1 (pkg/apis/core/v1/defaults.go) ---------------------------------------------
 
 
-def set_object_defaults_pod(obj: dict) -> None:
+def set_object_defaults_pod(obj: dict[str, Any]) -> None:
     """Mirrors SetObjectDefaults_Pod (core/v1 zz_generated.defaults.go).
 
     SetDefaults_Pod runs only for Pods, never for pod templates: that is why
@@ -183,12 +185,12 @@ def set_object_defaults_pod(obj: dict) -> None:
     set_object_defaults_pod_spec(_sub(obj, "spec"))
 
 
-def set_object_defaults_pod_template_spec(template: dict) -> None:
+def set_object_defaults_pod_template_spec(template: dict[str, Any]) -> None:
     """Mirrors the generated defaulting of a PodTemplateSpec: the PodSpec and everything in it."""
     set_object_defaults_pod_spec(_sub(template, "spec"))
 
 
-def set_object_defaults_pod_spec(spec: dict) -> None:
+def set_object_defaults_pod_spec(spec: dict[str, Any]) -> None:
     """Mirrors the generated walk over a PodSpec: the spec, its volumes and every container."""
     set_defaults_pod_spec(spec)
     for volume in spec.get("volumes") or []:
@@ -200,7 +202,7 @@ def set_object_defaults_pod_spec(spec: dict) -> None:
                 set_object_defaults_container(container)
 
 
-def set_object_defaults_container(container: dict) -> None:
+def set_object_defaults_container(container: dict[str, Any]) -> None:
     """Mirrors the generated walk over a Container: ports, env field refs, probes, lifecycle hooks."""
     set_defaults_container(container)
     for port in container.get("ports") or []:
@@ -222,13 +224,13 @@ def set_object_defaults_container(container: dict) -> None:
                 _default_http_get(lifecycle[hook])
 
 
-def _default_http_get(handler: dict) -> None:
+def _default_http_get(handler: dict[str, Any]) -> None:
     http_get = handler.get("httpGet")
     if isinstance(http_get, dict):
         set_defaults_http_get_action(http_get)
 
 
-def set_defaults_pod(obj: dict) -> None:
+def set_defaults_pod(obj: dict[str, Any]) -> None:
     """Port of SetDefaults_Pod (pkg/apis/core/v1/defaults.go).
 
     For each (init) container with limits, requests default to the limits
@@ -251,7 +253,7 @@ def set_defaults_pod(obj: dict) -> None:
         default_host_network_ports(spec.get("initContainers") or [])
 
 
-def default_host_network_ports(containers: list) -> None:
+def default_host_network_ports(containers: list[Any]) -> None:
     """Port of defaultHostNetworkPorts: with host networking every port is a host port."""
     for container in containers:
         for port in (container or {}).get("ports") or []:
@@ -259,7 +261,7 @@ def default_host_network_ports(containers: list) -> None:
                 port["hostPort"] = port.get("containerPort")
 
 
-def set_defaults_pod_spec(spec: dict) -> None:
+def set_defaults_pod_spec(spec: dict[str, Any]) -> None:
     """Port of SetDefaults_PodSpec (pkg/apis/core/v1/defaults.go).
 
     dnsPolicy ClusterFirst, restartPolicy Always, securityContext {},
@@ -278,7 +280,7 @@ def set_defaults_pod_spec(spec: dict) -> None:
         spec["schedulerName"] = DEFAULT_SCHEDULER_NAME
 
 
-def set_defaults_container(container: dict) -> None:
+def set_defaults_container(container: dict[str, Any]) -> None:
     """Port of SetDefaults_Container (pkg/apis/core/v1/defaults.go).
 
     imagePullPolicy is Always when the image has the tag `latest` or no tag
@@ -324,13 +326,13 @@ def _looks_like_registry(component: str) -> bool:
     return "." in component or ":" in component or component == "localhost"
 
 
-def set_defaults_container_port(port: dict) -> None:
+def set_defaults_container_port(port: dict[str, Any]) -> None:
     """Port of SetDefaults_ContainerPort: protocol TCP."""
     if _unset(port, "protocol"):
         port["protocol"] = "TCP"
 
 
-def set_defaults_volume(volume: dict) -> None:
+def set_defaults_volume(volume: dict[str, Any]) -> None:
     """Port of SetDefaults_Volume plus the volume-source defaulters it leads to.
 
     A volume with no source becomes an emptyDir; secret, configMap,
@@ -351,7 +353,7 @@ def set_defaults_volume(volume: dict) -> None:
                 set_defaults_object_field_selector(item["fieldRef"])
 
 
-def set_defaults_probe(probe: dict) -> None:
+def set_defaults_probe(probe: dict[str, Any]) -> None:
     """Port of SetDefaults_Probe: timeout 1 s, period 10 s, success 1, failure 3."""
     for key, default in (
         ("timeoutSeconds", 1),
@@ -363,7 +365,7 @@ def set_defaults_probe(probe: dict) -> None:
             probe[key] = default
 
 
-def set_defaults_http_get_action(action: dict) -> None:
+def set_defaults_http_get_action(action: dict[str, Any]) -> None:
     """Port of SetDefaults_HTTPGetAction: path "/", scheme HTTP."""
     if _unset(action, "path"):
         action["path"] = "/"
@@ -371,13 +373,13 @@ def set_defaults_http_get_action(action: dict) -> None:
         action["scheme"] = "HTTP"
 
 
-def set_defaults_object_field_selector(selector: dict) -> None:
+def set_defaults_object_field_selector(selector: dict[str, Any]) -> None:
     """Port of SetDefaults_ObjectFieldSelector: apiVersion v1."""
     if _unset(selector, "apiVersion"):
         selector["apiVersion"] = "v1"
 
 
-def set_defaults_service(obj: dict) -> None:
+def set_defaults_service(obj: dict[str, Any]) -> None:
     """Port of SetDefaults_Service (pkg/apis/core/v1/defaults.go).
 
     sessionAffinity None (and no sessionAffinityConfig then; ClientIP gets a
@@ -414,12 +416,12 @@ def set_defaults_service(obj: dict) -> None:
         spec["allocateLoadBalancerNodePorts"] = True
 
 
-def set_object_defaults_service(obj: dict) -> None:
+def set_object_defaults_service(obj: dict[str, Any]) -> None:
     """Mirrors SetObjectDefaults_Service."""
     set_defaults_service(obj)
 
 
-def set_defaults_namespace(obj: dict) -> None:
+def set_defaults_namespace(obj: dict[str, Any]) -> None:
     """Port of SetDefaults_Namespace: label `kubernetes.io/metadata.name` = the name.
 
     Skipped while the namespace has no name yet (generateName).
@@ -434,32 +436,32 @@ def set_defaults_namespace(obj: dict) -> None:
         labels[LABEL_METADATA_NAME] = name
 
 
-def set_defaults_namespace_status(status: dict) -> None:
+def set_defaults_namespace_status(status: dict[str, Any]) -> None:
     """Port of SetDefaults_NamespaceStatus: phase Active."""
     if _unset(status, "phase"):
         status["phase"] = "Active"
 
 
-def set_object_defaults_namespace(obj: dict) -> None:
+def set_object_defaults_namespace(obj: dict[str, Any]) -> None:
     """Mirrors SetObjectDefaults_Namespace: the name label and the status phase."""
     set_defaults_namespace(obj)
     set_defaults_namespace_status(_sub(obj, "status"))
 
 
-def set_defaults_persistent_volume_claim(obj: dict) -> None:
+def set_defaults_persistent_volume_claim(obj: dict[str, Any]) -> None:
     """Port of SetDefaults_PersistentVolumeClaim: status phase Pending."""
     status = _sub(obj, "status")
     if _unset(status, "phase"):
         status["phase"] = "Pending"
 
 
-def set_defaults_persistent_volume_claim_spec(spec: dict) -> None:
+def set_defaults_persistent_volume_claim_spec(spec: dict[str, Any]) -> None:
     """Port of SetDefaults_PersistentVolumeClaimSpec: volumeMode Filesystem."""
     if spec.get("volumeMode") is None:
         spec["volumeMode"] = "Filesystem"
 
 
-def set_object_defaults_persistent_volume_claim(obj: dict) -> None:
+def set_object_defaults_persistent_volume_claim(obj: dict[str, Any]) -> None:
     """Mirrors SetObjectDefaults_PersistentVolumeClaim (also used for StatefulSet claim templates)."""
     set_defaults_persistent_volume_claim(obj)
     set_defaults_persistent_volume_claim_spec(_sub(obj, "spec"))

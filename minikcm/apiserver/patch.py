@@ -162,7 +162,7 @@ def decode_patch(body: bytes | str | Any) -> Any:
     return body
 
 
-def apply_strategic_merge_patch(original: dict, patch: dict, kind: str) -> dict:
+def apply_strategic_merge_patch(original: dict[str, Any], patch: dict[str, Any], kind: str) -> dict[str, Any]:
     """Apply a strategic merge patch to `original`; returns a new dict.
 
     Mirrors StrategicMergeMapPatch (pkg/util/strategicpatch/patch.go) as the
@@ -178,7 +178,7 @@ def apply_strategic_merge_patch(original: dict, patch: dict, kind: str) -> dict:
     return strategic_merge_map_patch_using_lookup_patch_meta(original, patch, patch_meta_for_kind(kind))
 
 
-def apply_json_merge_patch(original: Any, patch: Any) -> dict:
+def apply_json_merge_patch(original: Any, patch: Any) -> dict[str, Any]:
     """Apply an RFC 7386 JSON merge patch; returns a new document.
 
     Objects merge recursively, `null` removes a key, any other value
@@ -209,7 +209,7 @@ def json_merge_patch(target: Any, patch: Any) -> Any:
     return result
 
 
-def apply_json_patch(original: Any, ops: Any) -> dict:
+def apply_json_patch(original: Any, ops: Any) -> dict[str, Any]:
     """Apply an RFC 6902 JSON patch (a list of operations) with the `jsonpatch` library.
 
     Raises:

@@ -26,6 +26,8 @@ Differs from Go:
 
 from __future__ import annotations
 
+from typing import Any
+
 from minikcm.apimachinery import field
 from minikcm.apimachinery import validation as meta_validation
 from minikcm.apimachinery.field import ErrorList, Path, new_path
@@ -58,7 +60,7 @@ from minikcm.apiserver.core_validation import (
 )
 
 
-def validate_object(resource: str, obj: dict) -> list[field.Error]:
+def validate_object(resource: str, obj: dict[str, Any]) -> list[field.Error]:
     """Validate `obj` (a wire dict of plural `resource`) for creation."""
     match resource:
         case "pods":
@@ -84,7 +86,7 @@ def validate_object(resource: str, obj: dict) -> list[field.Error]:
     return ErrorList()
 
 
-def validate_object_update(resource: str, new: dict, old: dict) -> list[field.Error]:
+def validate_object_update(resource: str, new: dict[str, Any], old: dict[str, Any]) -> list[field.Error]:
     """Validate an update (PUT or PATCH result) of `old` into `new`."""
     match resource:
         case "pods":
@@ -123,7 +125,7 @@ def validate_object_update(resource: str, new: dict, old: dict) -> list[field.Er
     return ErrorList()
 
 
-def validate_status_update(resource: str, new: dict, old: dict) -> list[field.Error]:
+def validate_status_update(resource: str, new: dict[str, Any], old: dict[str, Any]) -> list[field.Error]:
     """Validate a write to the status subresource of `old` giving `new`."""
     match resource:
         case "pods":
@@ -142,18 +144,18 @@ def validate_status_update(resource: str, new: dict, old: dict) -> list[field.Er
 # --- core/v1 events (pkg/apis/core/validation/events.go) -------------------------------------------
 
 
-def validate_event_create(event: dict) -> ErrorList:
+def validate_event_create(event: dict[str, Any]) -> ErrorList:
     """Port of ValidateEventCreate for core/v1: only the legacy checks, as upstream does for v1."""
     return legacy_validate_event(event)
 
 
-def validate_event_update(new: dict, old: dict) -> ErrorList:
+def validate_event_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateEventUpdate for core/v1: the legacy checks on the new event."""
     del old  # core/v1 events get no update-specific checks
     return legacy_validate_event(new)
 
 
-def legacy_validate_event(event: dict) -> ErrorList:
+def legacy_validate_event(event: dict[str, Any]) -> ErrorList:
     """Port of legacyValidateEvent (pkg/apis/core/validation/events.go).
 
     Without eventTime (old-style events) the involved object's namespace must
@@ -197,7 +199,7 @@ def legacy_validate_event(event: dict) -> ErrorList:
 # --- coordination: Lease (pkg/apis/coordination/validation/validation.go) ---------------------------
 
 
-def validate_lease(lease: dict) -> ErrorList:
+def validate_lease(lease: dict[str, Any]) -> ErrorList:
     """Port of ValidateLease: metadata (apimachinery's checks) and spec."""
     errs = meta_validation.validate_object_meta(
         lease.get("metadata"), True, name_is_dns_subdomain, new_path("metadata")
@@ -206,14 +208,14 @@ def validate_lease(lease: dict) -> ErrorList:
     return errs
 
 
-def validate_lease_update(new: dict, old: dict) -> ErrorList:
+def validate_lease_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
     """Port of ValidateLeaseUpdate: metadata update and spec."""
     errs = meta_validation.validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     errs.extend(validate_lease_spec(spec_of(new), new_path("spec")))
     return errs
 
 
-def validate_lease_spec(spec: dict, fld_path: Path) -> ErrorList:
+def validate_lease_spec(spec: dict[str, Any], fld_path: Path) -> ErrorList:
     """Port of ValidateLeaseSpec: duration > 0, transitions >= 0, preferredHolder only with a strategy."""
     errs = ErrorList()
     duration = spec.get("leaseDurationSeconds")
