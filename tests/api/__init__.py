@@ -1,0 +1,1 @@
+"""Tests for minikcm.api (mirrors minikcm/api)."""

@@ -1,0 +1,1 @@
+"""Tests for minikcm.api.pod (ports of pkg/api/v1/pod tests)."""

@@ -1,0 +1,1 @@
+"""Tests for minikcm.controller (mirrors minikcm/controller)."""
