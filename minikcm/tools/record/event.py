@@ -1,0 +1,867 @@
+"""Port of k8s.io/client-go/tools/record/event.go, with record/util/util.go and tools/reference/ref.go.
+
+Controllers report what they did as core/v1 Events ("Scaled up replica set web-5d
+to 3"). A controller holds an `EventRecorder`; each `eventf` builds an Event
+about an object and queues it on the `EventBroadcaster`, which hands it to every
+watcher: usually one that writes to the API server through an `EventSink`
+(after the correlator in events_cache.py has aggregated, counted and filtered
+it) and one that logs it. Recording never blocks the controller: a full queue
+drops the event.
+
+Start reading at: RecorderImpl.generate_event, then EventBroadcasterImpl.deliver
+(the step), then SinkRecording.attempt and record_event.
+
+Not ported: EventRecorderAdapter (the events/v1-style adapter), WithContext's
+logger, klog verbosity (StartStructuredLogging logs at INFO for 0, DEBUG above),
+metrics. Of watch/mux.go only what the broadcaster uses is ported, inside
+EventBroadcasterImpl.
+Differs from Go:
+- Every loop has a step: `deliver` hands queued events to the watchers and runs
+  their handlers. The driver calls it through `steps()`; in threaded mode one
+  thread, `record/broadcaster`, calls it (Go: a goroutine per watcher, plus one
+  distributing).
+- recordToSink's retries wait on the injected clock without blocking the step:
+  a failed write is parked in `SinkRecording.pending` with the time of its next
+  try, which the step's wakeup reports. `record_to_sink` keeps Go's blocking
+  shape (it sleeps on the clock) for direct callers.
+- Broadcaster options are keyword arguments of `new_broadcaster`; a
+  `threading.Event` stands in for WithContext's context. The recorder and the
+  correlator use the broadcaster's clock (Go: the real clock, unless
+  CorrelatorOptions.clock is set); jitter and uuids come from `rng`.
+- Watchers are served in registration order (Go: map order). After shutdown,
+  events still queued for a watcher are dropped (Go: a race; here stop wins).
+- Messages use Go formats, rendered by `go_sprintf`. StartLogging's `logf` gets
+  a `%s`-only format with pre-rendered strings, so Python logging calls work too.
+- `action_or_drop` raises RuntimeError once stopped (Go returns an error);
+  `RequestConstructionError` is a local stand-in until a REST client exists.
+- With `stop` in threaded mode, a second thread polls it (two Events cannot be
+  selected on together).
+- get_reference takes kind and apiVersion from the object, else from
+  minikcm.apimachinery.schema's table of served resources (Go: the scheme).
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import queue
+import random
+import re
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Protocol
+
+from kubernetes.client import CoreV1Event, V1EventSource, V1ListMeta, V1ObjectMeta, V1ObjectReference
+
+from minikcm.apimachinery import errors, runtime, wait, watch
+from minikcm.apimachinery.convert import gvk_of, object_meta
+from minikcm.apimachinery.field import go_format_float, go_quote
+from minikcm.apimachinery.validation import name_is_dns_subdomain
+from minikcm.clock import Clock, or_real
+from minikcm.sim.driver import Step
+from minikcm.tools.record.events_cache import (
+    EventAggregatorKeyFunc,
+    EventAggregatorMessageFunc,
+    EventCorrelator,
+    EventSpamKeyFunc,
+    new_event_correlator_with_options,
+    unix_nano,
+)
+
+if TYPE_CHECKING:
+    from minikcm.client.interface import EventInterface
+
+logger = logging.getLogger(__name__)
+
+Seconds = float
+
+MAX_TRIES_PER_EVENT = 12
+"""Port of maxTriesPerEvent: writes of one event before it is given up."""
+
+DEFAULT_SLEEP_DURATION: Seconds = 10.0
+"""Port of defaultSleepDuration: the pause between two tries (the first one jittered)."""
+
+MAX_QUEUED_EVENTS = 1000
+"""Port of maxQueuedEvents: the broadcaster's queue, and each watcher's; beyond it events drop."""
+
+EVENT_TYPE_NORMAL = "Normal"  # Go: corev1.EventTypeNormal
+EVENT_TYPE_WARNING = "Warning"  # Go: corev1.EventTypeWarning
+CONTEXT_POLL_INTERVAL: Seconds = 0.05
+"""Real seconds between two looks at the `stop` event given to new_broadcaster (threaded mode)."""
+
+NAMESPACE_DEFAULT = "default"  # Go: metav1.NamespaceDefault
+NAMESPACE_TERMINATING_CAUSE = "NamespaceTerminating"  # Go: corev1.NamespaceTerminatingCause
+
+
+class RequestConstructionError(Exception):
+    """Stand-in for rest.RequestConstructionError: the request itself could not be built.
+
+    record_event gives such an event up at once, since the next try would fail the same way.
+    """
+
+
+class EventSink(Protocol):
+    """Port of EventSink (event.go): where events are stored, each in its own namespace.
+
+    Methods raise the clientset's errors (StatusError for API failures).
+    """
+
+    def create(self, event: CoreV1Event) -> CoreV1Event: ...
+    def update(self, event: CoreV1Event) -> CoreV1Event: ...
+    def patch(self, old_event: CoreV1Event, data: bytes) -> CoreV1Event: ...
+
+
+@dataclass
+class CorrelatorOptions:
+    """Port of CorrelatorOptions (event.go): overrides for the correlator; zero means default.
+
+    Defaults (events_cache.populate_defaults): 4096 LRU entries, spam burst 25
+    refilled at 1/300 per second, aggregation by reason after 10 events within
+    600 s, the real clock, get_spam_key.
+    """
+
+    lru_cache_size: int = 0
+    burst_size: int = 0
+    qps: float = 0.0
+    key_func: EventAggregatorKeyFunc | None = None
+    message_func: EventAggregatorMessageFunc | None = None
+    max_events: int = 0
+    max_interval_in_seconds: int = 0
+    clock: Clock | None = None
+    spam_key_func: EventSpamKeyFunc | None = None
+
+
+class EventRecorder(Protocol):
+    """Port of EventRecorder (event.go): what controllers call to report on an object.
+
+    `event_type` is Normal or Warning; `reason` is a short UpperCamelCase word
+    that tools switch on; the message is for humans. The event goes to the
+    namespace of the object (or "default").
+    """
+
+    def event(self, obj: Any, event_type: str, reason: str, message: str) -> None: ...
+    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None: ...
+    def annotated_eventf(self, obj: Any, annotations: dict[str, str] | None, event_type: str,
+                         reason: str, message_fmt: str, *args: Any) -> None: ...
+
+
+class EventRecorderLogger(EventRecorder, Protocol):
+    """Port of EventRecorderLogger (event.go): a recorder whose own errors go to a chosen logger."""
+
+    def with_logger(self, log: logging.Logger) -> EventRecorderLogger: ...
+
+
+class EventBroadcaster(Protocol):
+    """Port of EventBroadcaster (event.go): fans recorded events out to sinks, handlers and logs.
+
+    Each `start_*` returns a watch.Interface whose `stop()` ends that delivery.
+    After `shutdown`, a sink gets at most one more try per event in flight.
+    """
+
+    def start_event_watcher(self, event_handler: Callable[[CoreV1Event], None]) -> watch.Interface: ...
+    def start_recording_to_sink(self, sink: EventSink) -> watch.Interface: ...
+    def start_logging(self, logf: Callable[..., None]) -> watch.Interface: ...
+    def start_structured_logging(self, verbosity: int) -> watch.Interface: ...
+    def new_recorder(self, scheme: Any, source: V1EventSource) -> EventRecorderLogger: ...
+    def shutdown(self) -> None: ...
+
+
+def new_broadcaster(*, sleep_duration: Seconds = DEFAULT_SLEEP_DURATION,
+                    correlator_options: CorrelatorOptions | None = None,
+                    stop: threading.Event | None = None, clock: Clock | None = None,
+                    rng: random.Random | None = None,
+                    deterministic: bool | None = None) -> EventBroadcasterImpl:
+    """Port of NewBroadcaster (event.go); Go's options are keyword arguments.
+
+    `sleep_duration` is WithSleepDuration, `correlator_options`
+    WithCorrelatorOptions, `stop` WithContext (setting it shuts the broadcaster
+    down). `deterministic` (None: wait.DETERMINISTIC now) starts no thread: the
+    driver runs `steps()`.
+    """
+    return EventBroadcasterImpl(sleep_duration, correlator_options or CorrelatorOptions(), stop,
+                                clock, rng, deterministic)
+
+
+def new_broadcaster_for_tests(sleep_duration: Seconds, **kwargs: Any) -> EventBroadcasterImpl:
+    """Port of NewBroadcasterForTests (event.go)."""
+    return new_broadcaster(sleep_duration=sleep_duration, **kwargs)
+
+
+def new_broadcaster_with_correlator_options(options: CorrelatorOptions, **kwargs: Any) -> EventBroadcasterImpl:
+    """Port of NewBroadcasterWithCorrelatorOptions (event.go)."""
+    return new_broadcaster(correlator_options=options, **kwargs)
+
+
+class EventBroadcasterImpl:
+    """Port of eventBroadcasterImpl (event.go) and of the watch.Broadcaster it embeds (watch/mux.go).
+
+    Recorders append to `_incoming` (bounded: a full queue drops). `deliver`,
+    the step, moves queued events into each watcher's own bounded queue and
+    runs the watchers' handlers in order. Adding or stopping a watcher first
+    hands out everything queued before it, as Go's Watch and Stop do by
+    going through the incoming channel.
+    Thread: any thread may record or add watchers; handlers run on the
+    `record/broadcaster` thread (threaded) or the driver's (deterministic).
+    `_lock` guards `_incoming`, `_watchers` and `_stopped`; handlers run without it.
+    """
+
+    def __init__(self, sleep_duration: Seconds, options: CorrelatorOptions, context: threading.Event | None,
+                 clock: Clock | None, rng: random.Random | None, deterministic: bool | None) -> None:
+        self.sleep_duration = sleep_duration
+        self.options = options
+        self.clock = or_real(clock)
+        self.deterministic = wait.DETERMINISTIC if deterministic is None else deterministic
+        self.rng = rng if rng is not None else (random.Random(0) if self.deterministic else random.Random())
+        self._lock = threading.Lock()
+        self._incoming: collections.deque[CoreV1Event] = collections.deque()  # Go: incoming chan (1000)
+        self._watchers: list[EventWatcher] = []  # registration order; done ones are dropped
+        self._stopped = False  # Go: the Broadcaster's stopped channel is closed
+        self._cancel = threading.Event()  # Go: cancelationCtx
+        self._context = context  # Go: the parent context given WithContext
+        self._wake = threading.Event()  # wakes the threaded loop: new work, or shutdown
+        self.thread: threading.Thread | None = None  # threaded mode: runs `loop`
+        self.context_thread: threading.Thread | None = None  # threaded mode with `stop`
+        if not self.deterministic:
+            self.thread = threading.Thread(name="record/broadcaster", target=self.loop, daemon=True)
+            self.thread.start()  # Go: go m.loop() plus the watcher goroutines
+            if context is not None:
+                self.context_thread = threading.Thread(name="record/broadcaster-context",
+                                                       target=self.shutdown_on_context, daemon=True)
+                self.context_thread.start()
+
+    # -- event.go ----------------------------------------------------------------------------------
+    def start_recording_to_sink(self, sink: EventSink) -> EventWatcher:
+        """Port of eventBroadcasterImpl.StartRecordingToSink (event.go).
+
+        Every event from now on goes through a correlator of its own (so two
+        sinks count separately) and then to `sink`, with retries.
+        """
+        options = self.options if self.options.clock is not None else replace(self.options, clock=self.clock)
+        recording = SinkRecording(self, sink, new_event_correlator_with_options(options))
+        return self.start_watcher(recording.record, recording)
+
+    def shutdown(self) -> None:
+        """Port of eventBroadcasterImpl.Shutdown and Broadcaster.Shutdown.
+
+        Refuses new events, hands the queued ones to the watchers, closes every
+        watcher, then cancels: handlers stop and a sink drops its retry.
+        """
+        with self._lock:
+            if not self._stopped:
+                self._stopped = True
+                self.distribute_locked()
+                for w in self._watchers:  # Go: closeAll
+                    w.result.close()
+        self._cancel.set()
+        self._wake.set()
+
+    def record_to_sink(self, sink: EventSink, event: CoreV1Event, event_correlator: EventCorrelator) -> None:
+        """Port of eventBroadcasterImpl.recordToSink (event.go): write one event, retrying.
+
+        Up to MAX_TRIES_PER_EVENT tries, `sleep_duration` apart (the first pause
+        jittered); gives up at once on errors a retry cannot fix.
+        Blocks: on the clock between tries, so under a FakeClock only with
+        sleep_duration 0; the broadcaster itself uses SinkRecording's steps.
+        """
+        recording = SinkRecording(self, sink, event_correlator)
+        recording.record(event)
+        while recording.pending is not None:
+            if self.clock.sleep(self.clock.until(recording.pending.next_try), self._cancel):
+                logger.error("Unable to write event %s (broadcaster is shut down)", describe(event))
+                return
+            recording.attempt()
+
+    def start_logging(self, logf: Callable[..., None]) -> EventWatcher:
+        """Port of eventBroadcasterImpl.StartLogging (event.go).
+
+        Calls `logf(format, *args)` for each event; every argument is already a
+        string and the format uses only `%s`, so both `go_sprintf` and Python's
+        logging calls (`logger.info`) render it, as
+        `Event(v1.ObjectReference{Kind:"Pod", ...}): type: 'Normal' reason: 'Started' message`.
+        """
+        def log_event(e: CoreV1Event) -> None:
+            logf("Event(%s): type: '%s' reason: '%s' %s", object_reference_go_string(e.involved_object),
+                 e.type or "", e.reason or "", e.message or "")
+        return self.start_event_watcher(log_event)
+
+    def start_structured_logging(self, verbosity: int) -> EventWatcher:
+        """Port of eventBroadcasterImpl.StartStructuredLogging (event.go): one log record per event.
+
+        Verbosity 0 logs at INFO, higher levels at DEBUG (klog's V levels).
+        """
+        level = logging.INFO if verbosity <= 0 else logging.DEBUG
+
+        def log_event(e: CoreV1Event) -> None:
+            ref = e.involved_object or V1ObjectReference()
+            obj = f"{ref.namespace}/{ref.name}" if ref.namespace else (ref.name or "")
+            logger.log(level, "Event occurred object=%s fieldPath=%s kind=%s apiVersion=%s type=%s reason=%s message=%s",
+                       *(go_quote(v or "") for v in (obj, ref.field_path, ref.kind, ref.api_version,
+                                                     e.type, e.reason, e.message)))
+        return self.start_event_watcher(log_event)
+
+    def start_event_watcher(self, event_handler: Callable[[CoreV1Event], None]) -> EventWatcher:
+        """Port of eventBroadcasterImpl.StartEventWatcher (event.go): call `event_handler` for each event.
+
+        Returns the watcher; `stop()` ends delivery once the events already
+        queued for it are handled. After shutdown, an inert watcher.
+        """
+        return self.start_watcher(event_handler, None)
+
+    def new_recorder(self, scheme: Any, source: V1EventSource) -> RecorderImpl:
+        """Port of eventBroadcasterImpl.NewRecorder (event.go): a recorder stamping `source` on events.
+
+        `scheme` is kept for the signature; references come from get_reference.
+        """
+        return RecorderImpl(scheme, source, self, self.clock, self.rng, logger)
+
+    # -- watch/mux.go: the parts of watch.Broadcaster we use ------------------------------------------
+    def start_watcher(self, handler: Callable[[CoreV1Event], None],
+                      recording: SinkRecording | None) -> EventWatcher:
+        """Port of Broadcaster.Watch (watch/mux.go), with StartEventWatcher's error path."""
+        watcher = EventWatcher(self, handler, recording)
+        with self._lock:
+            if self._stopped:
+                logger.error("Unable start event watcher: broadcaster already stopped (will not retry!)")
+                watcher.result.close()  # Go: watch.NewEmptyWatch()
+                watcher.done = True
+                return watcher
+            self.distribute_locked()  # events queued earlier are not for this watcher
+            self._watchers.append(watcher)
+        return watcher
+
+    def stop_watching(self, watcher: EventWatcher) -> None:
+        """Port of Broadcaster.stopWatching (watch/mux.go): no more events; the queued ones still run."""
+        with self._lock:
+            self.distribute_locked()
+            watcher.stopped = True
+            watcher.result.close()
+        self._wake.set()
+
+    def action_or_drop(self, action: watch.EventType, obj: CoreV1Event) -> bool:
+        """Port of Broadcaster.ActionOrDrop (watch/mux.go): queue `obj` unless the queue is full.
+
+        Raises: RuntimeError once the broadcaster is shut down.
+        """
+        del action  # always ADDED here; the watchers get the event object only
+        with self._lock:
+            if self._stopped:
+                raise RuntimeError("broadcaster already stopped")
+            if len(self._incoming) >= MAX_QUEUED_EVENTS:
+                return False
+            self._incoming.append(obj)
+        self._wake.set()
+        return True
+
+    def distribute_locked(self) -> None:
+        """Port of Broadcaster.distribute (watch/mux.go), for everything queued.
+
+        Each live watcher gets each event; a watcher whose queue is full misses
+        it (DropIfChannelFull). Locking: `_lock` held.
+        """
+        while self._incoming:
+            event = self._incoming.popleft()
+            for w in self._watchers:
+                if not w.stopped:
+                    w.result.put(watch.Event(watch.ADDED, event))
+
+    # -- the step -----------------------------------------------------------------------------------
+    def deliver(self) -> int:
+        """No upstream twin: the broadcaster's step, one round of Go's goroutines' work.
+
+        Hands queued events to the watchers, then lets each watcher handle its
+        events until its queue is empty or its sink waits for a retry. Shuts
+        down first when the `stop` given to new_broadcaster is set. Returns the
+        number of events handled (or tries made).
+        """
+        if self._context is not None and self._context.is_set():
+            self.shutdown()
+            return 0
+        with self._lock:
+            self.distribute_locked()
+            watchers = [w for w in self._watchers if not w.done]
+        handled = sum(w.process() for w in watchers)
+        with self._lock:
+            self._watchers = [w for w in self._watchers if not w.done]
+        return handled
+
+    def deliver_ready(self) -> bool:
+        """True when `deliver` has work now."""
+        if self._cancel.is_set():
+            return False
+        if self._incoming or (self._context is not None and self._context.is_set()):
+            return True
+        now = self.clock.now()
+        return any(w.ready(now) for w in list(self._watchers))
+
+    def next_retry_time(self) -> datetime | None:
+        """The earliest time a parked sink write is due again (None: none is parked)."""
+        if self._cancel.is_set():
+            return None
+        times = [w.recording.pending.next_try for w in list(self._watchers)
+                 if w.recording is not None and w.recording.pending is not None]
+        return min(times) if times else None
+
+    def steps(self) -> list[Step]:
+        """The broadcaster as one driver step (deterministic mode)."""
+        return [Step("record/broadcaster", self.deliver_ready, self.deliver, self.next_retry_time)]
+
+    def loop(self) -> None:
+        """Body of the `record/broadcaster` thread: run `deliver` when ready, else wait for work.
+
+        Thread: the broadcaster's own (threaded mode only).
+        """
+        try:
+            while not self._cancel.is_set():
+                self._wake.clear()
+                if self.deliver_ready():
+                    self.deliver()
+                    continue
+                wake_at = self.next_retry_time()
+                if wake_at is None:
+                    self._wake.wait()
+                else:
+                    self.clock.sleep(self.clock.until(wake_at), self._wake)
+        except Exception:
+            runtime.handle_crash()
+
+    def shutdown_on_context(self) -> None:
+        """Body of the `record/broadcaster-context` thread: Go's goroutine waiting on the context.
+
+        Go selects on the context and on shutdown; two threading.Events cannot be
+        waited on together, so this polls the context every CONTEXT_POLL_INTERVAL.
+        """
+        assert self._context is not None
+        while not self._cancel.is_set():
+            if self._context.wait(CONTEXT_POLL_INTERVAL):
+                self.shutdown()
+
+    def cancelled(self) -> bool:
+        """True once shut down (Go: cancelationCtx is done)."""
+        return self._cancel.is_set()
+
+    def __repr__(self) -> str:
+        mode = "deterministic" if self.deterministic else "threaded"
+        return (f"EventBroadcasterImpl({mode}, queued={len(self._incoming)}, watchers={len(self._watchers)}, "
+                f"stopped={self._stopped})")
+
+
+class EventWatcher:
+    """Port of broadcasterWatcher (watch/mux.go), together with the loop StartEventWatcher runs over it.
+
+    `result` is the watcher's own queue (Go: its result channel, 1000 long).
+    `process` is the loop's body; `recording` is set for sink watchers, whose
+    handler may park an event for a retry, holding back the events after it.
+    """
+
+    def __init__(self, broadcaster: EventBroadcasterImpl, handler: Callable[[CoreV1Event], None],
+                 recording: SinkRecording | None) -> None:
+        self.broadcaster = broadcaster
+        self.handler = handler
+        self.recording = recording
+        self.result = watch.ResultChan(MAX_QUEUED_EVENTS)
+        self.stopped = False  # Go: the watcher's stopped channel is closed
+        self.done = False  # the loop has ended: channel closed and drained
+
+    def stop(self) -> None:
+        """Port of broadcasterWatcher.Stop (watch/mux.go). Idempotent."""
+        if not self.stopped:
+            self.broadcaster.stop_watching(self)
+
+    def result_chan(self) -> watch.ResultChan:
+        return self.result
+
+    def ready(self, now: datetime) -> bool:
+        """True when `process` would handle something at `now`."""
+        if self.done:
+            return False
+        if self.recording is not None and self.recording.pending is not None:
+            return now >= self.recording.pending.next_try
+        return len(self.result) > 0 or self.result.closed
+
+    def process(self) -> int:
+        """Port of the loop in StartEventWatcher (event.go): handle events until none is ready.
+
+        Stops when the queue is empty, when a parked sink write is not due yet,
+        or when the broadcaster is shut down (Go: the context wins).
+        """
+        handled = 0
+        while not self.broadcaster.cancelled():
+            if self.recording is not None and self.recording.pending is not None:
+                if self.broadcaster.clock.now() < self.recording.pending.next_try:
+                    break
+                self.recording.attempt()
+                handled += 1
+                continue
+            try:
+                event = self.result.recv(timeout=0)
+            except queue.Empty:
+                break
+            if event is None:  # Go: the channel is closed
+                self.done = True
+                break
+            self.handler(event.object)
+            handled += 1
+        return handled
+
+    def __repr__(self) -> str:
+        parked = self.recording is not None and self.recording.pending is not None
+        return f"EventWatcher(queued={len(self.result)}, stopped={self.stopped}, parked={parked})"
+
+
+@dataclass
+class PendingEvent:
+    """No upstream twin: the locals of recordToSink's retry loop, kept between steps."""
+
+    event: CoreV1Event  # what the correlator said to write
+    patch: bytes | None  # the counting patch, when the event was seen before
+    original: CoreV1Event  # the event as recorded, for messages
+    next_try: datetime  # when to try (again)
+    tries: int = 0  # failed tries so far
+
+
+class SinkRecording:
+    """No upstream twin: recordToSink (event.go) cut into steps for one sink.
+
+    `record` correlates a new event and makes the first try; a retryable
+    failure parks the event in `pending` until `next_try` on the clock, and
+    `attempt` makes the next try. At most one event is pending per sink.
+    Thread: the broadcaster's step (or record_to_sink's caller) only.
+    """
+
+    def __init__(self, broadcaster: EventBroadcasterImpl, sink: EventSink, correlator: EventCorrelator) -> None:
+        self.broadcaster = broadcaster
+        self.sink = sink
+        self.correlator = correlator
+        self.pending: PendingEvent | None = None
+
+    def record(self, event: CoreV1Event) -> None:
+        """Port of the start of recordToSink (event.go): copy, correlate, first try."""
+        event_copy = event.model_copy(deep=True)  # Go: copy first; other watchers share the event
+        try:
+            result = self.correlator.event_correlate(event_copy)
+        except ValueError as err:
+            runtime.handle_error(err)
+            return
+        if result.skip or result.event is None:
+            return
+        self.pending = PendingEvent(result.event, result.patch, event, self.broadcaster.clock.now())
+        self.attempt()
+
+    def attempt(self) -> None:
+        """Port of one pass of recordToSink's loop (event.go): try, then finish, park or give up.
+
+        Example (sleep_duration 10 s): try 1 fails at t=0, try 2 comes at a
+        random time in [0 s, 10 s), then every 10 s: try 12 runs between 100 s
+        and 110 s; if it fails the event is dropped.
+        """
+        p = self.pending
+        assert p is not None
+        if record_event(self.sink, p.event, p.patch, (p.event.count or 0) > 1, self.correlator):
+            self.pending = None
+            return
+        p.tries += 1
+        if p.tries >= MAX_TRIES_PER_EVENT:
+            logger.error("Unable to write event %s (retry limit exceeded!)", describe(p.original))
+            self.pending = None
+            return
+        if self.broadcaster.cancelled():  # Go: the select sees the context done
+            logger.error("Unable to write event %s (broadcaster is shut down)", describe(p.original))
+            self.pending = None
+            return
+        delay = self.broadcaster.sleep_duration
+        if p.tries == 1:  # spread clients out when the server comes back
+            delay *= self.broadcaster.rng.random()
+        p.next_try = self.broadcaster.clock.now() + timedelta(seconds=delay)
+
+
+def record_event(sink: EventSink, event: CoreV1Event, patch: bytes | None, update_existing_event: bool,
+                 event_correlator: EventCorrelator) -> bool:
+    """Port of recordEvent (event.go): one write of `event`. True when done (written or given up).
+
+    A repeat is patched; a new event, or a repeat whose stored copy is gone
+    (404), is created with its resourceVersion cleared. On success the
+    correlator learns the server's copy. API errors and unbuildable requests
+    are final; anything else (a transport error) is worth a retry.
+    """
+    new_event: CoreV1Event | None = None
+    err: Exception | None = None
+    if update_existing_event:
+        try:
+            new_event = sink.patch(event, patch or b"")
+        except Exception as e:  # judged below, as Go judges the returned error
+            err = e
+    if not update_existing_event or is_key_not_found_error(err):
+        if event.metadata is not None:
+            event.metadata.resource_version = None  # Go: ""
+        try:
+            new_event, err = sink.create(event), None
+        except Exception as e:  # judged below
+            err = e
+    if err is None:
+        if new_event is not None:
+            event_correlator.update_state(new_event)
+        return True
+
+    if isinstance(err, RequestConstructionError):
+        logger.error("Unable to construct event %s (will not retry!): %s", describe(event), err)
+        return True
+    if isinstance(err, errors.StatusError):
+        if errors.is_already_exists(err) or errors.has_status_cause(err, NAMESPACE_TERMINATING_CAUSE):
+            logger.debug("Server rejected event %s (will not retry!): %s", describe(event), err)
+        else:
+            logger.error("Server rejected event %s (will not retry!): %s", describe(event), err)
+        return True
+    # errors.UnexpectedObjectError and transport errors: retry.
+    logger.error("Unable to write event %s (may retry after sleeping): %s", describe(event), err)
+    return False
+
+
+def describe(event: CoreV1Event) -> str:
+    """No upstream twin: a short text naming an event in log messages: `ns/name (Reason)`."""
+    meta = event.metadata or V1ObjectMeta()
+    return f"{meta.namespace or ''}/{meta.name or ''} ({event.reason or ''})"
+
+
+class RecorderImpl:
+    """Port of recorderImpl and recorderImplLogger (event.go): builds Events and queues them.
+
+    Never blocks and never raises: a bad object, an unknown event type, a full
+    queue or a shut-down broadcaster are logged and the event is dropped.
+    """
+
+    def __init__(self, scheme: Any, source: V1EventSource, broadcaster: EventBroadcasterImpl,
+                 clock: Clock, rng: random.Random, log: logging.Logger) -> None:
+        self.scheme = scheme
+        self.source = source
+        self.broadcaster = broadcaster
+        self.clock = clock
+        self.rng = rng
+        self.logger = log
+
+    def generate_event(self, obj: Any, annotations: dict[str, str] | None, event_type: str,
+                       reason: str, message: str) -> None:
+        """Port of recorderImpl.generateEvent (event.go)."""
+        try:
+            ref = get_reference(self.scheme, obj)
+        except (TypeError, ValueError) as err:
+            self.logger.error("Could not construct reference to %r, will not report event %s %s: %s",
+                              obj, event_type, reason, err)
+            return
+        if not validate_event_type(event_type):
+            self.logger.error("Unsupported event type %r", event_type)
+            return
+
+        event = self.make_event(ref, annotations, event_type, reason, message)
+        event.source = self.source.model_copy()
+        event.reporting_instance = self.source.host
+        event.reporting_component = self.source.component
+        # Queue without waiting; a full queue drops the event (Go: ActionOrDrop).
+        try:
+            sent = self.broadcaster.action_or_drop(watch.ADDED, event)
+        except RuntimeError as err:
+            self.logger.error("Unable to record event (will not retry!): %s", err)
+            return
+        if not sent:
+            self.logger.error("Unable to record event: too many queued events, dropped event %s", describe(event))
+
+    def event(self, obj: Any, event_type: str, reason: str, message: str) -> None:
+        """Port of recorderImpl.Event (event.go)."""
+        self.generate_event(obj, None, event_type, reason, message)
+
+    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
+        """Port of recorderImpl.Eventf (event.go): the message is `go_sprintf(message_fmt, *args)`."""
+        self.event(obj, event_type, reason, go_sprintf(message_fmt, *args))
+
+    def annotated_eventf(self, obj: Any, annotations: dict[str, str] | None, event_type: str,
+                         reason: str, message_fmt: str, *args: Any) -> None:
+        """Port of recorderImpl.AnnotatedEventf (event.go): eventf with annotations on the Event."""
+        self.generate_event(obj, annotations, event_type, reason, go_sprintf(message_fmt, *args))
+
+    def make_event(self, ref: V1ObjectReference, annotations: dict[str, str] | None, event_type: str,
+                   reason: str, message: str) -> CoreV1Event:
+        """Port of recorderImpl.makeEvent (event.go): a new Event, count 1, stamped now.
+
+        Its name is `<object name>.<now in Unix nanoseconds, hex>`, its
+        namespace the object's ("default" for cluster-scoped objects).
+        """
+        t = self.clock.now()
+        return CoreV1Event(
+            metadata=V1ObjectMeta(name=generate_event_name(ref.name or "", unix_nano(t), self.rng),
+                                  namespace=ref.namespace or NAMESPACE_DEFAULT,
+                                  annotations=dict(annotations) if annotations else None),
+            involved_object=ref.model_copy(deep=True),
+            reason=reason, message=message, first_timestamp=t, last_timestamp=t, count=1, type=event_type)
+
+    def with_logger(self, log: logging.Logger) -> RecorderImpl:
+        """Port of recorderImplLogger.WithLogger (event.go): the same recorder logging to `log`."""
+        return RecorderImpl(self.scheme, self.source, self.broadcaster, self.clock, self.rng, log)
+
+
+# --- kubernetes/typed/core/v1/event_expansion.go: the sink over the clientset -------------------------
+
+
+class EventSinkImpl:
+    """Port of EventSinkImpl (kubernetes/typed/core/v1/event_expansion.go).
+
+    Writes through `cs.core_v1().events("")`: each call uses the event's own namespace.
+    """
+
+    def __init__(self, interface: EventInterface) -> None:
+        self.interface = interface
+
+    def create(self, event: CoreV1Event) -> CoreV1Event:
+        """Port of EventSinkImpl.Create: CreateWithEventNamespace."""
+        return self.interface.create_with_event_namespace(event)
+
+    def update(self, event: CoreV1Event) -> CoreV1Event:
+        """Port of EventSinkImpl.Update: UpdateWithEventNamespace."""
+        return self.interface.update_with_event_namespace(event)
+
+    def patch(self, old_event: CoreV1Event, data: bytes) -> CoreV1Event:
+        """Port of EventSinkImpl.Patch: PatchWithEventNamespace (a strategic merge patch)."""
+        return self.interface.patch_with_event_namespace(old_event, data)
+
+
+def new_event_sink(events_client: EventInterface) -> EventSinkImpl:
+    """No upstream twin (Go writes `&EventSinkImpl{Interface: c}`): a sink over an events client."""
+    return EventSinkImpl(events_client)
+
+
+# --- record/util/util.go -----------------------------------------------------------------------------
+
+
+def validate_event_type(event_type: str) -> bool:
+    """Port of ValidateEventType (record/util/util.go): only Normal and Warning."""
+    return event_type in (EVENT_TYPE_NORMAL, EVENT_TYPE_WARNING)
+
+
+def is_key_not_found_error(err: BaseException | None) -> bool:
+    """Port of IsKeyNotFoundError (record/util/util.go): a StatusError with code 404."""
+    return isinstance(err, errors.StatusError) and err.code == 404
+
+
+def generate_event_name(ref_name: str, unix_nano_: int, rng: random.Random | None = None) -> str:
+    """Port of GenerateEventName (record/util/util.go): `<ref_name>.<hex nanos>`, or a uuid.
+
+    An object name can make that an invalid Event name (too long, or empty
+    making it start with a dot); then a random uuid4 is used instead.
+    """
+    name = f"{ref_name}.{unix_nano_:x}"
+    if name_is_dns_subdomain(name, False):
+        rng = rng if rng is not None else random.Random()
+        name = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    return name
+
+
+# --- tools/reference/ref.go --------------------------------------------------------------------------
+
+ERR_NIL_OBJECT = "can't reference a nil object"
+"""Port of ErrNilObject (tools/reference/ref.go)."""
+
+
+def get_reference(scheme: Any, obj: Any) -> V1ObjectReference:
+    """Port of GetReference (tools/reference/ref.go): an ObjectReference to `obj`.
+
+    A V1ObjectReference is returned as it is. Kind and apiVersion come from
+    the object's own fields, else from the served resource its class (or
+    kind) belongs to; a list object gives only its resourceVersion.
+    Raises: ValueError for None or an object of no known kind; TypeError for
+    an object without metadata.
+    """
+    if obj is None:
+        raise ValueError(ERR_NIL_OBJECT)
+    if isinstance(obj, V1ObjectReference):
+        return obj  # never a reference to a reference
+    meta = object_meta(obj)
+    gvk = gvk_of(obj)
+    if not gvk.kind and not gvk.version:
+        raise ValueError(f"unexpected gvks registered for object {type(obj).__name__}: []")
+    kind, version = gvk.kind, gvk.group_version()
+    if isinstance(meta, V1ListMeta):  # only list metadata
+        return V1ObjectReference(kind=kind, api_version=version, resource_version=meta.resource_version)
+    return V1ObjectReference(kind=kind, api_version=version, name=meta.name, namespace=meta.namespace,
+                             uid=meta.uid, resource_version=meta.resource_version)
+
+
+def get_partial_reference(scheme: Any, obj: Any, field_path: str) -> V1ObjectReference:
+    """Port of GetPartialReference (tools/reference/ref.go): get_reference plus a field path.
+
+    Differs from Go: returns a copy, so a reference passed in is not changed.
+    """
+    ref = get_reference(scheme, obj).model_copy()
+    ref.field_path = field_path
+    return ref
+
+
+def object_reference_go_string(ref: V1ObjectReference | None) -> str:
+    """Go's `%#v` of a v1.ObjectReference, fields in Go's order, as StartLogging prints it."""
+    ref = ref or V1ObjectReference()
+    fields = [("Kind", ref.kind), ("Namespace", ref.namespace), ("Name", ref.name), ("UID", ref.uid),
+              ("APIVersion", ref.api_version), ("ResourceVersion", ref.resource_version),
+              ("FieldPath", ref.field_path)]
+    return "v1.ObjectReference{" + ", ".join(f"{k}:{go_quote(v or '')}" for k, v in fields) + "}"
+
+
+# --- fmt.Sprintf, the verbs event messages use -------------------------------------------------------
+
+_VERB = re.compile(r"%(-?)(\d*)([vsdq%])")
+
+
+def go_sprintf(format_: str, *args: Any) -> str:
+    """Go's fmt.Sprintf for the verbs event messages use: %v, %s, %d, %q and %%.
+
+    A width (`%5d`, `%-8s`) pads as in Go. Go's error texts are kept: a missing
+    argument prints `%!d(MISSING)`, a wrong type `%!d(string=abc)`, leftovers
+    `%!(EXTRA int=1)`. Other verbs are left as they are.
+    Example: go_sprintf("Scaled up %s to %d", "web-5d", 3) == "Scaled up web-5d to 3".
+    """
+    out: list[str] = []
+    pos = used = 0
+    for m in _VERB.finditer(format_):
+        out.append(format_[pos:m.start()])
+        pos = m.end()
+        left, width, verb = m.groups()
+        if verb == "%":
+            out.append("%")
+            continue
+        if used >= len(args):
+            out.append(f"%!{verb}(MISSING)")
+            continue
+        arg = args[used]
+        used += 1
+        if verb == "d" and not (isinstance(arg, int) and not isinstance(arg, bool)):
+            text = f"%!d({go_type_name(arg)}={go_value_string(arg)})"
+        elif verb == "q":
+            text = go_quote(arg if isinstance(arg, str) else go_value_string(arg))
+        else:
+            text = go_value_string(arg)
+        out.append(text.ljust(int(width)) if left else text.rjust(int(width or 0)))
+    out.append(format_[pos:])
+    if used < len(args):
+        out.append("%!(EXTRA " + ", ".join(f"{go_type_name(a)}={go_value_string(a)}" for a in args[used:]) + ")")
+    return "".join(out)
+
+
+def go_value_string(v: Any) -> str:
+    """Go's `%v` of a Python value: None is `<nil>`, booleans `true`/`false`, lists `[a b]`,
+    dicts `map[k:v]` with sorted keys, floats Go's shortest form; anything else its str()."""
+    if v is None:
+        return "<nil>"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return go_format_float(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + " ".join(go_value_string(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "map[" + " ".join(f"{go_value_string(k)}:{go_value_string(v[k])}" for k in sorted(v)) + "]"
+    return str(v)
+
+
+def go_type_name(v: Any) -> str:
+    """The Go type name Sprintf's error texts show for a Python value."""
+    names = {bool: "bool", int: "int", float: "float64", str: "string", type(None): "<nil>"}
+    return names.get(type(v), type(v).__name__)

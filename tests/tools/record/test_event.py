@@ -1,0 +1,601 @@
+"""Tests for minikcm/tools/record/event.py (ports of event_test.go, plus our own)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from datetime import timedelta
+
+import pytest
+from kubernetes.client import (
+    CoreV1Event,
+    V1Container,
+    V1Deployment,
+    V1DeploymentSpec,
+    V1EventSource,
+    V1LabelSelector,
+    V1Lease,
+    V1ListMeta,
+    V1ObjectMeta,
+    V1ObjectReference,
+    V1Pod,
+    V1PodList,
+    V1PodSpec,
+    V1PodTemplateSpec,
+)
+
+from minikcm.apimachinery import errors, wait
+from minikcm.apimachinery.meta import ListOptions
+from minikcm.apimachinery.schema import GroupResource
+from minikcm.apimachinery.validation import name_is_dns_subdomain
+from minikcm.client.fake import new_simple_clientset
+from minikcm.clock import EPOCH, FakeClock
+from minikcm.sim.driver import Driver
+from minikcm.tools.record.event import (
+    MAX_QUEUED_EVENTS,
+    RequestConstructionError,
+    generate_event_name,
+    get_partial_reference,
+    get_reference,
+    go_sprintf,
+    is_key_not_found_error,
+    new_broadcaster,
+    new_event_sink,
+    validate_event_type,
+)
+from minikcm.tools.record.events_cache import new_event_correlator, unix_nano
+
+from .record_testing import CachingSink, EventSinkForTests, SimpleIntervalClock, validate_event
+
+RECORD_LOGGER = "minikcm.tools.record.event"
+SOURCE = V1EventSource(component="eventTest")
+TEST_POD = V1Pod(metadata=V1ObjectMeta(name="foo", namespace="baz", uid="bar"))
+TEST_POD2 = V1Pod(metadata=V1ObjectMeta(name="foo", namespace="baz", uid="differentUid"))
+TEST_REF = get_partial_reference(None, TEST_POD, "spec.containers[2]")
+TEST_REF2 = get_partial_reference(None, TEST_POD2, "spec.containers[3]")
+
+
+class Harness:
+    """A deterministic broadcaster (sleep 0) on a fake clock, its driver, and a recorder."""
+
+    def __init__(self, sleep_duration: float = 0.0, rng: random.Random | None = None) -> None:
+        self.clock = FakeClock(EPOCH)
+        self.broadcaster = new_broadcaster(sleep_duration=sleep_duration, clock=self.clock, rng=rng,
+                                           deterministic=True)
+        self.driver = Driver(self.clock, self.broadcaster.steps())
+        self.recorder = self.broadcaster.new_recorder(None, SOURCE)
+
+
+def expected_event(ref: V1ObjectReference, reason: str, message: str, count: int,
+                   namespace: str | None = "baz") -> CoreV1Event:
+    return CoreV1Event(metadata=V1ObjectMeta(name="foo", namespace=namespace),
+                       involved_object=V1ObjectReference(kind="Pod", name="foo", namespace=ref.namespace, uid=ref.uid,
+                                                         api_version="v1", field_path=ref.field_path),
+                       reason=reason, message=message, source=SOURCE, count=count, type="Normal")
+
+
+def expected_log(ref: V1ObjectReference, reason: str, message: str) -> str:
+    return (f'Event(v1.ObjectReference{{Kind:"Pod", Namespace:"{ref.namespace or ""}", Name:"foo", '
+            f'UID:"{ref.uid}", APIVersion:"v1", ResourceVersion:"", FieldPath:"{ref.field_path or ""}"}}): '
+            f"type: 'Normal' reason: '{reason}' {message}")
+
+
+def expected_structured_log(ref: V1ObjectReference, reason: str, message: str) -> str:
+    return (f'Event occurred object="baz/foo" fieldPath="{ref.field_path or ""}" kind="Pod" apiVersion="v1" '
+            f'type="Normal" reason="{reason}" message="{message}"')
+
+
+# The rows run in order: a row's expected count depends on the rows before it.
+#        object      reason     message format                     reference for expectations   count  patched
+EVENTF_ROWS = [
+    (TEST_REF, "Started", "some verbose message: %v", TEST_REF, 1, False),
+    (TEST_POD, "Killed", "some other verbose message: %v", get_reference(None, TEST_POD), 1, False),
+    (TEST_REF, "Started", "some verbose message: %v", TEST_REF, 2, True),
+    (TEST_REF2, "Started", "some verbose message: %v", TEST_REF2, 1, False),
+    (TEST_REF, "Started", "some verbose message: %v", TEST_REF, 3, True),
+    (TEST_REF2, "Stopped", "some verbose message: %v", TEST_REF2, 1, False),
+    (TEST_REF2, "Stopped", "some verbose message: %v", TEST_REF2, 2, True),
+]
+
+
+def test_eventf(caplog):
+    """Port of TestEventf (event_test.go)."""
+    h = Harness()
+    sink = CachingSink()
+    h.broadcaster.start_recording_to_sink(sink)
+    caplog.set_level(logging.INFO, logger=RECORD_LOGGER)
+    for index, (obj, reason, fmt, ref, count, patched) in enumerate(EVENTF_ROWS):
+        h.clock.step(1)
+        logged: list[str] = []
+        log_watcher = h.broadcaster.start_logging(lambda f, *args: logged.append(go_sprintf(f, *args)))
+        caplog.clear()
+        structured_watcher = h.broadcaster.start_structured_logging(0)
+
+        h.recorder.eventf(obj, "Normal", reason, fmt, 1)
+        h.driver.run_until_idle()
+
+        message = fmt.replace("%v", "1")
+        assert logged == [expected_log(ref, reason, message)], index
+        assert [r.getMessage() for r in caplog.records] == [expected_structured_log(ref, reason, message)], index
+        assert len(sink.calls) == index + 1
+        assert sink.calls[-1].verb == ("patch" if patched else "create"), index
+        validate_event(str(index), sink.calls[-1].event, expected_event(ref, reason, message, count))
+        log_watcher.stop()
+        structured_watcher.stop()
+
+
+def test_start_logging_format_also_works_with_python_logging():
+    h = Harness()
+    lines: list[str] = []
+    h.broadcaster.start_logging(lambda f, *args: lines.append(f % args))
+    h.recorder.eventf(TEST_REF, "Normal", "Started", "some verbose message: %v", 1)
+    h.driver.run_until_idle()
+    assert lines == [expected_log(TEST_REF, "Started", "some verbose message: 1")]
+
+
+WRITE_EVENT_ERROR_CASES = [
+    #            times to send error  attempts wanted       error
+    pytest.param(1000, 1, RequestConstructionError(), id="giveUp1"),
+    pytest.param(1000, 1, errors.StatusError({}), id="giveUp2"),
+    pytest.param(1000, 12, errors.UnexpectedObjectError(None), id="retry1"),
+    pytest.param(1000, 12, Exception("A weird error"), id="retry2"),
+    pytest.param(2, 2, Exception("A weird error"), id="succeedEventually"),
+]
+
+
+@pytest.mark.parametrize("times_to_send_error, attempts_wanted, err", WRITE_EVENT_ERROR_CASES)
+def test_write_event_error(times_to_send_error, attempts_wanted, err):
+    """Port of TestWriteEventError (event_test.go)."""
+    correlator = new_event_correlator(SimpleIntervalClock(EPOCH, 1.0))
+    attempts = 0
+
+    def on_create(event: CoreV1Event) -> CoreV1Event:
+        nonlocal attempts
+        attempts += 1
+        if attempts < times_to_send_error:
+            raise err
+        return event
+
+    broadcaster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH), deterministic=True)
+    event = CoreV1Event(metadata=V1ObjectMeta(), involved_object=V1ObjectReference())
+    broadcaster.record_to_sink(EventSinkForTests(on_create=on_create), event, correlator)
+    assert attempts == attempts_wanted
+
+
+def test_update_expired_event():
+    """Port of TestUpdateExpiredEvent (event_test.go)."""
+    correlator = new_event_correlator(SimpleIntervalClock(EPOCH, 1.0))
+    created: list[CoreV1Event] = []
+
+    def on_patch(event: CoreV1Event, data: bytes) -> CoreV1Event:
+        raise errors.new_not_found(GroupResource("", "events"), "gone")
+
+    def on_create(event: CoreV1Event) -> CoreV1Event:
+        created.append(event)
+        return event
+
+    broadcaster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH), deterministic=True)
+    event = CoreV1Event(metadata=V1ObjectMeta(resource_version="updated-resource-version"),
+                        involved_object=V1ObjectReference(), count=2)
+    broadcaster.record_to_sink(EventSinkForTests(on_create=on_create, on_patch=on_patch), event, correlator)
+
+    assert len(created) == 1, "Event did not get created after patch failed"
+    assert not created[0].metadata.resource_version
+
+
+def test_cancel_event():
+    """Port of TestCancelEvent (event_test.go)."""
+    correlator = new_event_correlator(SimpleIntervalClock(EPOCH, 1.0))
+    attempts = 0
+
+    def on_create(event: CoreV1Event) -> CoreV1Event:
+        nonlocal attempts
+        attempts += 1
+        raise errors.UnexpectedObjectError(None)
+
+    broadcaster = new_broadcaster(sleep_duration=1.0, clock=FakeClock(EPOCH), deterministic=True)
+    broadcaster.shutdown()  # cancelled before recording even starts
+    event = CoreV1Event(metadata=V1ObjectMeta(), involved_object=V1ObjectReference())
+    broadcaster.record_to_sink(EventSinkForTests(on_create=on_create), event, correlator)
+    assert attempts == 1
+
+
+def test_lots_of_events(caplog):
+    """Port of TestLotsOfEvents (event_test.go): every event is retried until written, none dropped."""
+    caplog.set_level(logging.CRITICAL, logger=RECORD_LOGGER)  # 4000 "may retry" errors
+    counts = [0] * MAX_QUEUED_EVENTS
+    written: list[int] = []
+
+    def on_create(event: CoreV1Event) -> CoreV1Event:
+        num = int(event.message)
+        counts[num] += 1
+        if counts[num] < 5:
+            raise Exception("fake error")
+        written.append(num)
+        return event
+
+    h = Harness()
+    sink_watcher = h.broadcaster.start_recording_to_sink(EventSinkForTests(on_create=on_create))
+    logged: list[str] = []
+    log_watcher = h.broadcaster.start_logging(lambda f, *args: logged.append(f))
+    for i in range(MAX_QUEUED_EVENTS):
+        ref = V1ObjectReference(kind="Pod", name=f"foo-{i}", namespace="baz", uid="bar", api_version="version")
+        h.recorder.eventf(ref, "Normal", f"Reason-{i}", "%s", str(i))
+    h.driver.run_until_idle()
+
+    assert sorted(written) == list(range(MAX_QUEUED_EVENTS))
+    assert len(logged) == MAX_QUEUED_EVENTS
+    assert counts == [5] * MAX_QUEUED_EVENTS
+    sink_watcher.stop()
+    log_watcher.stop()
+
+
+def test_eventf_no_namespace():
+    """Port of TestEventfNoNamespace (event_test.go)."""
+    pod = V1Pod(metadata=V1ObjectMeta(name="foo", uid="bar"))
+    ref = get_partial_reference(None, pod, "spec.containers[2]")
+    h = Harness()
+    sink = CachingSink()
+    h.broadcaster.start_recording_to_sink(sink)
+    h.clock.step(1)
+    logged: list[str] = []
+    h.broadcaster.start_logging(lambda f, *args: logged.append(go_sprintf(f, *args)))
+
+    h.recorder.eventf(ref, "Normal", "Started", "some verbose message: %v", 1)
+    h.driver.run_until_idle()
+
+    assert logged == [expected_log(ref, "Started", "some verbose message: 1")]
+    assert [c.verb for c in sink.calls] == ["create"]
+    validate_event("0", sink.calls[0].event,
+                   expected_event(ref, "Started", "some verbose message: 1", 1, namespace="default"))
+
+
+def test_multi_sink_cache():
+    """Port of TestMultiSinkCache (event_test.go): a second sink starts with a clean cache."""
+    h = Harness()
+    sinks = [CachingSink(), CachingSink()]
+    for sink in sinks:
+        watcher = h.broadcaster.start_recording_to_sink(sink)
+        for index, (obj, reason, fmt, ref, count, patched) in enumerate(EVENTF_ROWS):
+            h.clock.step(1)
+            h.recorder.eventf(obj, "Normal", reason, fmt, 1)
+            h.driver.run_until_idle()
+            assert sink.calls[-1].verb == ("patch" if patched else "create"), index
+            validate_event(str(index), sink.calls[-1].event,
+                           expected_event(ref, reason, fmt.replace("%v", "1"), count))
+        watcher.stop()
+    assert [len(s.calls) for s in sinks] == [len(EVENTF_ROWS)] * 2
+
+
+# --- threaded (ports of the shutdown tests) -----------------------------------------------------------
+
+
+@pytest.mark.threaded
+def test_broadcaster_shutdown():
+    """Port of TestBroadcasterShutdown (event_test.go): setting `stop` ends every broadcaster thread."""
+    stop = threading.Event()
+    caster = new_broadcaster(stop=stop, deterministic=False)
+    caster.start_structured_logging(0)
+    stop.set()
+    caster.thread.join(timeout=2)
+    assert not caster.thread.is_alive()
+    assert caster.cancelled()
+    caster.context_thread.join(timeout=2)
+    assert not caster.context_thread.is_alive()
+
+
+@pytest.mark.threaded
+def test_start_event_watcher_exits_on_direct_shutdown():
+    """Port of TestStartEventWatcherExitsOnDirectShutdown (event_test.go)."""
+    caster = new_broadcaster(sleep_duration=0, deterministic=False)
+    caster.start_structured_logging(0)
+    caster.shutdown()
+    caster.thread.join(timeout=2)
+    assert not caster.thread.is_alive()
+
+
+@pytest.mark.threaded
+def test_non_racy_shutdown():
+    """Port of TestNonRacyShutdown (event_test.go): recording from many threads, then shutdown."""
+    caster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH), deterministic=False)
+    recorder = caster.new_recorder(None, SOURCE)
+    threads = [threading.Thread(target=recorder.eventf, args=(V1ObjectReference(), "Normal", "Started", "blah"))
+               for _ in range(100)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    caster.shutdown()
+    caster.thread.join(timeout=2)
+    assert not caster.thread.is_alive()
+
+
+@pytest.mark.threaded
+def test_threaded_mode_writes_to_the_sink():
+    written = threading.Event()
+    sink = EventSinkForTests(on_create=lambda e: (written.set(), e)[1])
+    caster = new_broadcaster(sleep_duration=0, deterministic=False)
+    assert caster.thread is not None and caster.thread.name == "record/broadcaster"
+    caster.start_recording_to_sink(sink)
+    caster.new_recorder(None, SOURCE).eventf(TEST_POD, "Normal", "Started", "hello")
+    assert written.wait(timeout=2)
+    caster.shutdown()
+
+
+# --- our own: retries on the clock, the step, shutdown, the queue -----------------------------------------
+
+
+def test_retries_wait_on_the_injected_clock():
+    h = Harness(sleep_duration=10.0, rng=random.Random(7))
+    tries: list[float] = []
+
+    def on_create(event: CoreV1Event) -> CoreV1Event:
+        tries.append((h.clock.now() - EPOCH).total_seconds())
+        raise Exception("connection refused")
+
+    h.broadcaster.start_recording_to_sink(EventSinkForTests(on_create=on_create))
+    h.recorder.eventf(TEST_POD, "Warning", "Failed", "boom")
+    h.driver.run_until_idle()
+
+    first_pause = 10.0 * random.Random(7).random()
+    assert len(tries) == 12
+    assert tries[:2] == [0.0, pytest.approx(first_pause)]
+    assert tries[2:] == [pytest.approx(first_pause + 10.0 * i) for i in range(1, 11)]
+    assert h.broadcaster.next_retry_time() is None  # given up
+
+
+def test_a_parked_retry_holds_back_its_sink_only():
+    h = Harness(sleep_duration=10.0, rng=random.Random(1))
+    calls: list[str] = []
+
+    def on_create(event: CoreV1Event) -> CoreV1Event:
+        calls.append(event.reason)
+        if len(calls) == 1:
+            raise Exception("connection refused")
+        return event
+
+    logged: list[str] = []
+    h.broadcaster.start_recording_to_sink(EventSinkForTests(on_create=on_create))
+    h.broadcaster.start_logging(lambda f, *args: logged.append(args[2]))
+    h.recorder.event(TEST_POD, "Normal", "A", "first")
+    h.recorder.event(TEST_POD, "Normal", "B", "second")
+
+    h.driver.run_once()
+    assert logged == ["A", "B"] and calls == ["A"]
+    assert h.broadcaster.next_retry_time() == EPOCH + timedelta(seconds=10.0 * random.Random(1).random())
+    h.driver.run_until_idle()
+    assert calls == ["A", "A", "B"]
+
+
+def test_shutdown_drops_a_parked_retry():
+    h = Harness(sleep_duration=10.0)
+    attempts = []
+    h.broadcaster.start_recording_to_sink(
+        EventSinkForTests(on_create=lambda e: attempts.append(e) or (_ for _ in ()).throw(Exception("down"))))
+    h.recorder.event(TEST_POD, "Normal", "Started", "x")
+    h.driver.run_once()
+    h.broadcaster.shutdown()
+    h.driver.run_until_idle()
+    assert len(attempts) == 1
+    assert h.clock.now() == EPOCH
+    h.recorder.event(TEST_POD, "Normal", "Started", "refused")  # logged, not raised
+
+
+def test_stop_event_shuts_the_broadcaster_down_in_a_step():
+    stop = threading.Event()
+    caster = new_broadcaster(stop=stop, clock=FakeClock(EPOCH), deterministic=True)
+    step = caster.steps()[0]
+    assert step.name == "record/broadcaster" and not step.ready()
+    stop.set()
+    assert step.ready()
+    step.run()
+    assert caster.cancelled() and not step.ready()
+
+
+def test_full_queue_drops_events(caplog):
+    h = Harness()
+    logged: list[str] = []
+    h.broadcaster.start_logging(lambda f, *args: logged.append(args[3]))
+    for i in range(MAX_QUEUED_EVENTS + 1):
+        h.recorder.event(V1ObjectReference(kind="Pod", name=f"p{i}", namespace="ns"), "Normal", "R", str(i))
+    assert "too many queued events" in caplog.text
+    h.driver.run_until_idle()
+    assert logged == [str(i) for i in range(MAX_QUEUED_EVENTS)]
+
+
+def test_watcher_sees_only_events_recorded_after_it_started():
+    h = Harness()
+    early: list[str] = []
+    h.broadcaster.start_event_watcher(lambda e: early.append(e.message))
+    h.recorder.event(TEST_POD, "Normal", "R", "before")
+    late: list[str] = []
+    h.broadcaster.start_event_watcher(lambda e: late.append(e.message))
+    h.recorder.event(TEST_POD, "Normal", "R", "after")
+    h.driver.run_until_idle()
+    assert early == ["before", "after"] and late == ["after"]
+
+
+def test_default_mode_follows_wait_deterministic(monkeypatch):
+    monkeypatch.setattr(wait, "DETERMINISTIC", True)
+    assert new_broadcaster().thread is None
+    assert new_broadcaster(deterministic=False).thread is not None
+
+
+def test_recorder_builds_the_event(caplog):
+    h = Harness()
+    events: list[CoreV1Event] = []
+    h.broadcaster.start_event_watcher(events.append)
+    h.recorder.annotated_eventf(TEST_POD, {"a": "b"}, "Warning", "FailedCreate", "Error creating: %v", "quota")
+    h.recorder.event(TEST_POD, "Bogus", "R", "dropped: unknown type")
+    h.recorder.event(None, "Normal", "R", "dropped: no object")
+    h.driver.run_until_idle()
+
+    assert len(events) == 1
+    e = events[0]
+    assert e.metadata.name == f"foo.{unix_nano(EPOCH):x}" and e.metadata.namespace == "baz"
+    assert e.metadata.annotations == {"a": "b"}
+    assert (e.type, e.reason, e.message, e.count) == ("Warning", "FailedCreate", "Error creating: quota", 1)
+    assert e.first_timestamp == e.last_timestamp == EPOCH
+    assert (e.source, e.reporting_component, e.reporting_instance) == (SOURCE, "eventTest", None)
+    assert "Unsupported event type 'Bogus'" in caplog.text
+    assert "Could not construct reference" in caplog.text
+
+
+# --- util.go and ref.go ------------------------------------------------------------------------------
+
+
+def test_validate_event_type():
+    assert validate_event_type("Normal") and validate_event_type("Warning")
+    assert not validate_event_type("normal") and not validate_event_type("")
+
+
+def test_is_key_not_found_error():
+    assert is_key_not_found_error(errors.new_not_found(GroupResource("", "events"), "x"))
+    assert not is_key_not_found_error(errors.new_already_exists(GroupResource("", "events"), "x"))
+    assert not is_key_not_found_error(Exception("404"))
+    assert not is_key_not_found_error(None)
+
+
+GENERATE_EVENT_NAME_CASES = [
+    pytest.param("test-pod", "test-pod.178959f726d80ec", id="valid name"),
+    pytest.param("x" * 300, None, id="invalid name - too long"),
+    pytest.param("test.POD", None, id="invalid name - upper case"),
+    pytest.param("test.pod/invalid!chars?", None, id="invalid name - special chars"),
+    pytest.param("--test.pod/invalid!chars?", None,
+                 id="invalid name - special chars and non alphanumeric starting character"),
+]
+
+
+@pytest.mark.parametrize("ref_name, expected", GENERATE_EVENT_NAME_CASES)
+def test_generate_event_name(ref_name, expected):
+    """Port of TestGenerateEventName (record/util/util_test.go)."""
+    actual = generate_event_name(ref_name, 105999103295324396)
+    assert name_is_dns_subdomain(actual, False) == []
+    if expected is not None:
+        assert actual == expected
+
+
+def test_generate_event_name_fallback_draws_from_rng():
+    fallback = generate_event_name("x" * 260, 1, random.Random(3))
+    assert fallback == generate_event_name("x" * 260, 1, random.Random(3))
+    assert len(fallback) == 36 and fallback[14] == "4"  # a uuid4
+    assert generate_event_name("", 1, random.Random(3)) == fallback  # ".1" is no valid name either
+
+
+def test_get_reference_nil_scheme_with_populated_gvk():
+    """Port of TestGetReferenceNilSchemeWithPopulatedGVK (tools/reference/ref_test.go)."""
+    ref = get_reference(None, {"apiVersion": "foo.group/v3", "kind": "Bar", "metadata": {"name": "a-name"}})
+    assert (ref.api_version, ref.kind, ref.name) == ("foo.group/v3", "Bar", "a-name")
+
+
+def new_deployment(name: str) -> V1Deployment:
+    labels = {"app": name}
+    return V1Deployment(
+        metadata=V1ObjectMeta(name=name, namespace="default"),
+        spec=V1DeploymentSpec(selector=V1LabelSelector(match_labels=labels), template=V1PodTemplateSpec(
+            metadata=V1ObjectMeta(labels=labels), spec=V1PodSpec(containers=[V1Container(name="c", image="nginx")]))))
+
+
+GET_REFERENCE_CASES = [
+    pytest.param(TEST_POD, ("Pod", "v1", "foo", "baz", "bar"), id="typed-object-without-type-meta"),
+    pytest.param(new_deployment("web"), ("Deployment", "apps/v1", "web", "default", None),
+                 id="group-from-resource-table"),
+    pytest.param(V1Lease(api_version="coordination.k8s.io/v1", kind="Lease", metadata=V1ObjectMeta(name="l")),
+                 ("Lease", "coordination.k8s.io/v1", "l", None, None), id="type-meta-set"),
+    pytest.param({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "w", "namespace": "d", "uid": "x"}},
+                 ("Pod", "v1", "w", "d", "x"), id="wire-dict"),
+    pytest.param(V1PodList(metadata=V1ListMeta(resource_version="5"), items=[]),
+                 ("PodList", "v1", None, None, None), id="list-only-metadata"),
+]
+
+
+@pytest.mark.parametrize("obj, want", GET_REFERENCE_CASES)
+def test_get_reference(obj, want):
+    ref = get_reference(None, obj)
+    assert (ref.kind, ref.api_version, ref.name, ref.namespace, ref.uid) == want
+
+
+def test_get_reference_edge_cases():
+    ref = V1ObjectReference(kind="Pod", name="p")
+    assert get_reference(None, ref) is ref
+    partial = get_partial_reference(None, ref, "spec.containers[0]")
+    assert partial.field_path == "spec.containers[0]" and ref.field_path is None
+    assert get_reference(None, V1PodList(metadata=V1ListMeta(resource_version="5"), items=[])).resource_version == "5"
+    with pytest.raises(ValueError, match="nil object"):
+        get_reference(None, None)
+    with pytest.raises(ValueError, match="unexpected gvks"):
+        get_reference(None, V1ObjectMeta(name="no-kind"))
+    with pytest.raises(TypeError):
+        get_reference(None, 42)
+
+
+GO_SPRINTF_CASES = [
+    pytest.param("%s", ("ctrl-a became leader",), "ctrl-a became leader", id="leader-election"),
+    pytest.param("Scaled up replica set %s to %d from %d", ("web-5d", 3, 1), "Scaled up replica set web-5d to 3 from 1",
+                 id="scaling"),
+    pytest.param("%v|%v|%v|%v|%v", (1, 2.5, True, None, [1, "a"]), "1|2.5|true|<nil>|[1 a]", id="v-verb"),
+    pytest.param("%v", ({"b": 2, "a": 1},), "map[a:1 b:2]", id="v-of-dict-sorted"),
+    pytest.param("%v", (ValueError("boom"),), "boom", id="v-of-error"),
+    pytest.param("%q and %q", ("a\"b", 7), "\"a\\\"b\" and \"7\"", id="q-verb"),
+    pytest.param("100%%", (), "100%", id="literal-percent"),
+    pytest.param("[%5d|%-4s|%3s]", (42, "ab", "abcd"), "[   42|ab  |abcd]", id="widths"),
+    pytest.param("%d", ("abc",), "%!d(string=abc)", id="wrong-type"),
+    pytest.param("%s and %d", ("x",), "x and %!d(MISSING)", id="missing-arg"),
+    pytest.param("%s", ("x", 1, "y"), "x%!(EXTRA int=1, string=y)", id="extra-args"),
+    pytest.param("%d", (True,), "%!d(bool=true)", id="bool-is-no-int"),
+]
+
+
+@pytest.mark.parametrize("fmt, args, want", GO_SPRINTF_CASES)
+def test_go_sprintf(fmt, args, want):
+    assert go_sprintf(fmt, *args) == want
+
+
+# --- integration: through the clientset into the embedded API server -----------------------------------
+
+
+def test_identical_events_become_one_counted_event_in_the_api_server():
+    clock = FakeClock(EPOCH)
+    cs = new_simple_clientset(clock=clock)
+    deployment = cs.apps_v1().deployments("default").create(new_deployment("web"))
+    other = cs.apps_v1().deployments("default").create(new_deployment("api"))
+    caster = new_broadcaster(clock=clock, deterministic=True)
+    caster.start_recording_to_sink(new_event_sink(cs.core_v1().events("")))
+    recorder = caster.new_recorder(None, V1EventSource(component="deployment-controller"))
+    driver = Driver(clock, caster.steps())
+
+    for _ in range(12):
+        recorder.eventf(deployment, "Normal", "ScalingReplicaSet", "Scaled up replica set %s to %d", "web-5d", 3)
+        driver.run_until_idle()
+        clock.step(1)
+    recorder.eventf(other, "Normal", "ScalingReplicaSet", "Scaled up replica set %s to %d", "api-7f", 1)
+    driver.run_until_idle()
+
+    listed = cs.core_v1().events("default").list(ListOptions(field_selector="involvedObject.name=web")).items
+    assert len(listed) == 1
+    event = listed[0]
+    assert event.count == 12
+    assert event.message == "Scaled up replica set web-5d to 3"
+    assert event.involved_object.kind == "Deployment" and event.involved_object.api_version == "apps/v1"
+    assert event.involved_object.uid == deployment.metadata.uid
+    assert event.first_timestamp == EPOCH and event.last_timestamp == EPOCH + timedelta(seconds=11)
+    assert event.source.component == "deployment-controller"
+    assert len(cs.core_v1().events("default").list(ListOptions()).items) == 2
+
+
+def test_leader_election_lease_event_reaches_the_api_server():
+    clock = FakeClock(EPOCH)
+    cs = new_simple_clientset(clock=clock)
+    caster = new_broadcaster(clock=clock, deterministic=True)
+    caster.start_recording_to_sink(new_event_sink(cs.core_v1().events("")))
+    recorder = caster.new_recorder(None, V1EventSource(component="kube-controller-manager"))
+    lease = V1Lease(api_version="coordination.k8s.io/v1", kind="Lease",
+                    metadata=V1ObjectMeta(name="kube-controller-manager", namespace="kube-system", uid="u1"))
+
+    recorder.eventf(lease, "Normal", "LeaderElection", "%s", "ctrl-a became leader")
+    Driver(clock, caster.steps()).run_until_idle()
+
+    [event] = cs.core_v1().events("kube-system").list(ListOptions()).items
+    assert (event.reason, event.message, event.involved_object.kind) == (
+        "LeaderElection", "ctrl-a became leader", "Lease")
