@@ -111,8 +111,15 @@ class Driver:
         return ran
 
     def next_wakeup(self) -> datetime | None:
-        """The earliest time at which a step or a clock waiter can make progress."""
-        times = [t for s in self.steps if s.wakeup is not None and (t := s.wakeup()) is not None]
+        """The earliest future time at which a step or a clock waiter can make progress.
+
+        A step wakeup at or before now is ignored: the step was not ready this
+        round, so waiting for that moment again would spin. Clock waiters that
+        are already due count (firing them is progress).
+        """
+        now = self.clock.now()
+        times = [t for s in self.steps
+                 if s.wakeup is not None and (t := s.wakeup()) is not None and t > now]
         waiter = self.clock.next_waiter_time()
         if waiter is not None:
             times.append(waiter)
@@ -121,16 +128,15 @@ class Driver:
     def advance(self, limit: datetime | None = None) -> bool:
         """Move the clock to the next wakeup (never past `limit`). False when nothing pends."""
         wake = self.next_wakeup()
+        now = self.clock.now()
         if wake is None or (limit is not None and wake > limit):
-            if limit is not None and limit > self.clock.now():
+            if limit is not None and limit > now:
                 self.clock.set_time(limit)
             return False
-        if wake > self.clock.now():
+        if wake > now:
             self.clock.set_time(wake)
         else:
-            # Due already but no step was ready: fire clock waiters so they can't spin.
-            if not self.clock.step_to_next_waiter():
-                return False
+            self.clock.step_to_next_waiter()  # a clock waiter is due: fire it
         return True
 
     def run_until_idle(self, max_rounds: int = 100_000) -> None:

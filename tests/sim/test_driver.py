@@ -97,3 +97,18 @@ def test_record_and_json_lines(fake_clock):
     d.record("lease", "holder=a")
     line = d.trace_json_lines().strip()
     assert '"detail": "holder=a"' in line and '"step": "lease"' in line
+
+
+def test_a_stale_wakeup_does_not_end_run_for_early(fake_clock):
+    # A step reports a wakeup in the past but is not ready; run_for must still reach its end.
+    later = []
+    steps = [
+        Step("stale", lambda: False, lambda: None, wakeup=lambda: EPOCH),
+        Step("later", lambda: fake_clock.now() >= EPOCH + timedelta(seconds=5) and not later,
+             lambda: later.append(fake_clock.now()),
+             wakeup=lambda: EPOCH + timedelta(seconds=5)),
+    ]
+    fake_clock.step(1)
+    Driver(fake_clock, steps).run_for(10)
+    assert later == [EPOCH + timedelta(seconds=5)]
+    assert fake_clock.now() == EPOCH + timedelta(seconds=11)
