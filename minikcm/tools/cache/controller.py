@@ -1,30 +1,54 @@
-"""Port of k8s.io/client-go/tools/cache/controller.go (the event-handler half; the controller type follows).
+"""Port of k8s.io/client-go/tools/cache/controller.go.
 
-What an informer does with each popped item: `process_deltas` applies the
-changes to the client-side store (the indexer) first, then tells a
-`ResourceEventHandler` (on_add / on_update / on_delete), so a handler that reads
-the cache already sees the change it is told about. `process_replaced_all_info`
-does the same for an atomic relist, working out deletions against the store.
-The handler adapters (`ResourceEventHandlerFuncs`, `FilteringResourceEventHandler`)
-and the tombstone-aware key function live here too.
+The plain informer: a Reflector fills a queue (RealFIFO, since InOrderInformers
+is GA at 1.36) and the `controller` pops it, one item at a time, into a
+process function. For the informers built here (`new_informer` & co.) that
+function is `process_deltas`: it applies the changes to the client-side store
+(the indexer) first, then tells a `ResourceEventHandler` (on_add / on_update /
+on_delete), so a handler that reads the cache already sees the change it is
+told about. `process_replaced_all_info` does the same for an atomic relist,
+working out deletions against the store. The handler adapters
+(`ResourceEventHandlerFuncs`, `FilteringResourceEventHandler`) and the
+tombstone-aware key function live here too. The shared informer
+(shared_informer.py) reuses Config, the controller and process_deltas.
 
-Start reading at: process_deltas, then ResourceEventHandler.
+Start reading at: ControllerImpl.process_next, then process_deltas, then ResourceEventHandler.
 
-Not ported: contextual loggers (the `logger` parameters are dropped). Not yet
-ported: Config, the `controller` type (New, Run, processLoop), InformerOptions and
-the NewInformer family, newInformer, newQueueFIFO; they come next, in upstream
-order, at the places marked below.
+Not ported: contextual loggers (the `logger` parameters are dropped), the
+`...WithContext` twins, `WatchErrorHandlerWithContext`, informer identity and
+metrics (`Identifier`, `InformerMetricsProvider`), the deprecated
+NewTransformingInformer and NewTransformingIndexerInformer (use
+new_informer_with_options with `transform`).
 Differs from Go:
 - ResourceEventHandlerFuncs & co. are dataclasses of optional callables.
 - process_deltas* raise where Go returns an error.
+- The Go interface `Controller` and the struct `controller` clash in Python:
+  the protocol keeps `Controller`, the struct is `ControllerImpl`. Likewise the
+  unexported `newInformer` is `new_informer_internal`, since `NewInformer`
+  takes `new_informer`.
+- Go's processLoop drops the error Pop returns (a store refused an object) and
+  only panics escape. In Python both are exceptions, and both propagate out of
+  process_next: a deterministic run stops at the failure, a threaded run ends
+  its process thread through runtime.handle_crash.
+- The client-go feature gates this file reads are module constants
+  (FEATURE_IN_ORDER_INFORMERS & co., set as at 1.36), read at call time.
+- Deterministic mode: `steps()` gives the reflector's steps and one
+  `process` step (one pop per run); `run()` starts the same bodies in threads.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
+import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from minikcm.apimachinery import runtime, wait
+from minikcm.clock import Clock, RealClock, Seconds
+from minikcm.sim.driver import Step
 
 from minikcm.tools.cache.delta_fifo import (
     ADDED,
@@ -37,9 +61,17 @@ from minikcm.tools.cache.delta_fifo import (
     UPDATED,
     DeletedFinalStateUnknown,
     Delta,
+    DeltaFIFO,
+    DeltaFIFOOptions,
     Deltas,
+    TransformFunc,
+    new_delta_fifo_with_options,
 )
+from minikcm.tools.cache.fifo import FIFO, ErrFIFOClosed, Queue, QueueWithBatch
+from minikcm.tools.cache.index import Indexer, Indexers
+from minikcm.tools.cache.listwatch import ListerWatcher
 from minikcm.tools.cache.object_names import ObjectName, parse_object_name
+from minikcm.tools.cache.reflector import Reflector, ReflectorOptions, WatchErrorHandler, new_reflector_with_options
 from minikcm.tools.cache.store import (
     TRANSACTION_TYPE_ADD,
     TRANSACTION_TYPE_DELETE,
@@ -50,11 +82,66 @@ from minikcm.tools.cache.store import (
     Transaction,
     TransactionStore,
     meta_namespace_key_func,
+    new_indexer,
+    new_store,
     object_to_name,
 )
-from minikcm.tools.cache.the_real_fifo import BookmarkInfo, ReplacedAllInfo, SyncAllInfo, reconcile_replacement
+from minikcm.tools.cache.the_real_fifo import (
+    BookmarkInfo,
+    RealFIFO,
+    RealFIFOOptions,
+    ReplacedAllInfo,
+    SyncAllInfo,
+    new_real_fifo_with_options,
+    reconcile_replacement,
+)
 
-# --- Config goes here (next phase). ---
+if TYPE_CHECKING:
+    from minikcm.tools.cache.shared_informer import DoneChecker
+
+logger = logging.getLogger(__name__)
+
+FEATURE_IN_ORDER_INFORMERS = True
+"""Stand-in for client-go's InOrderInformers gate (GA, locked on at 1.36): informers use RealFIFO."""
+FEATURE_ATOMIC_FIFO = True
+"""Stand-in for the AtomicFIFO gate (beta, on): relists and resyncs are single atomic deltas."""
+FEATURE_UNLOCK_WHILE_PROCESSING_FIFO = True
+"""Stand-in for the UnlockWhileProcessingFIFO gate (beta, on)."""
+FEATURE_IN_ORDER_INFORMERS_BATCH_PROCESS = True
+"""Stand-in for the InOrderInformersBatchProcess gate (beta, on): pop runs of deltas as one batch."""
+
+
+@dataclass
+class Config:
+    """Port of Config (controller.go): everything a controller needs to run an informer loop.
+
+    Go embeds the Queue and the ListerWatcher; here they are the fields
+    `queue` and `lister_watcher`.
+    """
+
+    queue: Queue
+    """Filled by the reflector, drained by process_next. Its has_synced is the controller's."""
+    lister_watcher: ListerWatcher
+    """Lists and watches the objects the reflector puts in `queue`."""
+    process: ProcessFunc
+    """Called with each popped item (a Deltas) and is_in_initial_list."""
+    process_batch: ProcessBatchFunc | None = None
+    """Called with a batch of deltas (distinct objects) when the queue can pop batches."""
+    object_type: Any = None
+    """An example object: the reflector drops watch events of any other class."""
+    object_description: str = ""
+    """What the objects are, for logs; empty means derived from object_type."""
+    full_resync_period: Seconds = 0.0
+    """How often the reflector asks should_resync; 0 turns resyncs off."""
+    min_watch_timeout: Seconds = 0.0
+    """Honoured only above the reflector's 5-minute default."""
+    should_resync: ShouldResyncFunc | None = None
+    """Asked on each resync period; None means resync every time."""
+    watch_error_handler: WatchErrorHandler | None = None
+    """Called when a list-and-watch pass fails; None keeps the reflector's default."""
+    watch_list_page_size: int = 0
+    """Page size of the reflector's lists; 0 lets it choose."""
+
 
 ShouldResyncFunc = Callable[[], bool]
 """Port of ShouldResyncFunc: asked by the reflector whether a periodic resync is due."""
@@ -65,7 +152,152 @@ ProcessFunc = Callable[[Any, bool], None]
 ProcessBatchFunc = Callable[[list[Delta], bool], None]
 """Port of ProcessBatchFunc: handles a batch of deltas, at most one per object."""
 
-# --- controller, Controller, New, Run, HasSynced, LastSyncResourceVersion, processLoop go here (next phase). ---
+
+class ControllerImpl:
+    """Port of controller (controller.go): runs one reflector and pops its queue into `config.process`.
+
+    Thread: in threaded mode `run` starts the reflector thread and pops on the
+    calling thread; in deterministic mode the driver calls `steps()`.
+    Differs from Go: named ControllerImpl because the interface keeps `Controller`.
+    """
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.reflector: Reflector | None = None  # made by build_reflector; guarded by _reflector_lock
+        self._reflector_lock = threading.Lock()  # Go: reflectorMutex (an RWMutex)
+        self.clock: Clock = RealClock()
+        """The reflector's clock; shared informers replace it with their own (as Go does)."""
+        self.rng: random.Random | None = None
+        """No upstream twin: seeded source for the reflector's watch timeouts and jitter."""
+        self.use_batch_process: bool | None = None  # decided at the first pop, as processLoop does
+
+    def __repr__(self) -> str:
+        return f"<ControllerImpl queue={self.config.queue!r} reflector={self.reflector!r}>"
+
+    def run(self, stop: threading.Event) -> None:
+        """Port of controller.Run (controller.go): run the reflector and pop the queue until `stop` is set.
+
+        Starts the reflector in a thread named `reflector/<name>` and a thread
+        that closes the queue once `stop` is set; pops on the calling thread.
+        Threaded mode only: the deterministic driver uses steps() instead.
+        Blocks: until `stop` is set and the reflector thread has ended.
+        Raises: whatever a process function raised (Go: a panic), after
+        runtime.handle_crash has logged it.
+        """
+        try:
+            queue = self.config.queue
+
+            def close_queue_on_stop() -> None:  # Go: the goroutine waiting on ctx.Done()
+                stop.wait()
+                queue.close()
+
+            r = self.build_reflector()
+            threading.Thread(name=f"controller/{r.name}/close-queue", target=close_queue_on_stop, daemon=True).start()
+            reflector_thread = threading.Thread(name=f"reflector/{r.name}", target=r.run, args=(stop,), daemon=True)
+            reflector_thread.start()  # Go: wg.StartWithContext(ctx, r.RunWithContext)
+            wait.until(functools.partial(self.process_loop, stop), 1.0, stop, self.clock)
+            reflector_thread.join()  # Go: wg.Wait()
+        except Exception:
+            runtime.handle_crash()  # Go: deferred HandleCrash; re-raises unless REALLY_CRASH is off
+
+    def build_reflector(self) -> Reflector:
+        """No upstream twin. The part of Run that makes the reflector (once), shared by run and steps."""
+        with self._reflector_lock:
+            if self.reflector is not None:
+                return self.reflector
+            c = self.config
+            r = new_reflector_with_options(
+                c.lister_watcher, c.object_type, c.queue,
+                ReflectorOptions(resync_period=c.full_resync_period, min_watch_timeout=c.min_watch_timeout,
+                                 type_description=c.object_description, clock=self.clock, rng=self.rng))
+            r.should_resync = c.should_resync
+            r.watch_list_page_size = c.watch_list_page_size
+            if c.watch_error_handler is not None:
+                r.watch_error_handler = c.watch_error_handler
+            self.reflector = r
+            return r
+
+    def steps(self) -> list[Step]:
+        """No upstream twin. The reflector's steps, then one `process` step (one pop per run)."""
+        r = self.build_reflector()
+        return r.steps() + [Step(f"controller/{r.name}/process", self.process_ready, self.process_next)]
+
+    def has_synced(self) -> bool:
+        """Port of controller.HasSynced: the queue has handed out its whole initial list."""
+        return self.config.queue.has_synced()
+
+    def has_synced_checker(self) -> DoneChecker:
+        """Port of controller.HasSyncedChecker: the queue's checker (name() and done())."""
+        return self.config.queue.has_synced_checker()
+
+    def last_sync_resource_version(self) -> str:
+        """Port of controller.LastSyncResourceVersion: the reflector's, or "" before it exists."""
+        with self._reflector_lock:
+            if self.reflector is None:
+                return ""
+            return self.reflector.last_sync_resource_version()
+
+    def process_loop(self, stop: threading.Event) -> None:
+        """Port of controller.processLoop (controller.go): pop until the queue closes or `stop` is set.
+
+        Blocks: in pop, while the queue is empty (threaded mode only).
+        """
+        while not stop.is_set():
+            if not self.process_next():
+                return
+
+    def process_ready(self) -> bool:
+        """No upstream twin. True when process_next would not block: something is queued."""
+        return queue_has_items(self.config.queue)
+
+    def process_next(self) -> bool:
+        """Port of one turn of controller.processLoop: pop one item (or one batch) into the process function.
+
+        Batches are used when the queue can pop them, a batch function is set
+        and the InOrderInformersBatchProcess gate is on.
+        Returns False once the queue is closed and empty.
+        Blocks: while the queue is empty (never under the driver, see process_ready).
+        """
+        q, c = self.config.queue, self.config
+        if self.use_batch_process is None:
+            self.use_batch_process = (isinstance(q, QueueWithBatch) and c.process_batch is not None
+                                      and FEATURE_IN_ORDER_INFORMERS_BATCH_PROCESS)
+        try:
+            if self.use_batch_process:
+                q.pop_batch(c.process_batch, c.process)  # type: ignore[attr-defined]
+            else:
+                q.pop(c.process)
+        except ErrFIFOClosed:
+            return False
+        return True
+
+
+class Controller(Protocol):
+    """Port of Controller (controller.go): what the low-level informer constructors hand back."""
+
+    def run(self, stop: threading.Event) -> None: ...
+    def has_synced(self) -> bool: ...
+    def has_synced_checker(self) -> DoneChecker: ...
+    def last_sync_resource_version(self) -> str: ...
+
+
+def new(c: Config) -> ControllerImpl:
+    """Port of New (controller.go): a controller for `c`, on the real clock."""
+    return ControllerImpl(c)
+
+
+def queue_has_items(queue: Queue) -> bool:
+    """No upstream twin. Whether pop would find something without waiting (closed queues count: pop returns).
+
+    Go has no need for it: a goroutine simply blocks in Pop.
+    """
+    if isinstance(queue, RealFIFO):
+        return bool(queue.items) or queue.closed
+    if isinstance(queue, DeltaFIFO):
+        return bool(queue.queue) or queue.closed
+    if isinstance(queue, FIFO):
+        return any(key in queue.items for key in queue.queue) or queue.closed
+    raise TypeError(f"queue_has_items does not know {type(queue).__name__}")
 
 
 class ResourceEventHandler(Protocol):
@@ -202,7 +434,57 @@ def deletion_handling_object_to_name(obj: Any) -> ObjectName:
     return object_to_name(obj)
 
 
-# --- InformerOptions, NewInformerWithOptions, NewInformer & co. go here (next phase). ---
+
+@dataclass
+class InformerOptions:
+    """Port of InformerOptions (controller.go)."""
+
+    lister_watcher: ListerWatcher
+    """The source of the objects."""
+    object_type: Any
+    """An example object of the expected class."""
+    handler: ResourceEventHandler
+    """Told about every change, after the store has it."""
+    resync_period: Seconds = 0.0
+    """How often every cached object is sent to on_update again; 0 for never."""
+    min_watch_timeout: Seconds = 0.0
+    """Honoured only above the reflector's 5-minute default."""
+    indexers: Indexers | None = None
+    """None: a plain store; otherwise an indexer with these indices."""
+    transform: TransformFunc | None = None
+    """Applied to each object before it is queued."""
+
+
+def new_informer_with_options(options: InformerOptions) -> tuple[Store, ControllerImpl]:
+    """Port of NewInformerWithOptions (controller.go): a store kept in sync, and the controller that feeds it.
+
+    Returns the store (an indexer when `options.indexers` is set) and the
+    controller; run the controller (or its steps) to fill the store and call
+    the handler.
+    """
+    client_state: Store
+    if options.indexers is None:
+        client_state = new_store(deletion_handling_meta_namespace_key_func)
+    else:
+        client_state = new_indexer(deletion_handling_meta_namespace_key_func, options.indexers)
+    return client_state, new_informer_internal(client_state, options, deletion_handling_meta_namespace_key_func)
+
+
+def new_informer(lw: ListerWatcher, obj_type: Any, resync_period: Seconds,
+                 h: ResourceEventHandler) -> tuple[Store, ControllerImpl]:
+    """Port of NewInformer (controller.go), deprecated upstream: new_informer_with_options with a plain store."""
+    client_state = new_store(deletion_handling_meta_namespace_key_func)
+    options = InformerOptions(lister_watcher=lw, object_type=obj_type, handler=h, resync_period=resync_period)
+    return client_state, new_informer_internal(client_state, options, deletion_handling_meta_namespace_key_func)
+
+
+def new_indexer_informer(lw: ListerWatcher, obj_type: Any, resync_period: Seconds, h: ResourceEventHandler,
+                         indexers: Indexers) -> tuple[Indexer, ControllerImpl]:
+    """Port of NewIndexerInformer (controller.go), deprecated upstream: the same with an indexer."""
+    client_state = new_indexer(deletion_handling_meta_namespace_key_func, indexers)
+    options = InformerOptions(lister_watcher=lw, object_type=obj_type, handler=h, resync_period=resync_period,
+                              indexers=indexers)
+    return client_state, new_informer_internal(client_state, options, deletion_handling_meta_namespace_key_func)
 
 
 def process_deltas(
@@ -363,4 +645,48 @@ def process_replaced_all_info(
             handler.on_add(new_obj, is_in_initial_list)
 
 
-# --- newInformer and newQueueFIFO go here (next phase). ---
+def new_informer_internal(client_state: Store, options: InformerOptions, key_func: KeyFunc) -> ControllerImpl:
+    """Port of newInformer (controller.go): the controller behind the NewInformer family.
+
+    Its process functions apply each popped Deltas (or batch) to
+    `client_state` and then call `options.handler` (process_deltas).
+    Differs from Go: renamed, because NewInformer is `new_informer`.
+    """
+    fifo = new_queue_fifo(options.object_type, client_state, options.transform)
+
+    def process(obj: Any, is_in_initial_list: bool) -> None:
+        if not isinstance(obj, Deltas):
+            raise TypeError("object given as Process argument is not Deltas")
+        process_deltas(options.handler, client_state, obj, is_in_initial_list, key_func)
+
+    def process_batch(deltas: list[Delta], is_in_initial_list: bool) -> None:
+        process_deltas_in_batch(options.handler, client_state, deltas, is_in_initial_list, key_func)
+
+    cfg = Config(queue=fifo, lister_watcher=options.lister_watcher, object_type=options.object_type,
+                 full_resync_period=options.resync_period, min_watch_timeout=options.min_watch_timeout,
+                 process=process, process_batch=process_batch)
+    return new(cfg)
+
+
+def new_queue_fifo(object_type: Any, client_state: Store, transform: TransformFunc | None) -> Queue:
+    """Port of newQueueFIFO (controller.go): the queue an informer uses.
+
+    At 1.36 (InOrderInformers GA, AtomicFIFO and UnlockWhileProcessingFIFO on)
+    that is an atomic RealFIFO: relists and resyncs arrive as one delta each,
+    bookmarks travel through the queue, and the lock is released while the
+    process function runs. With the gates off: a RealFIFO that knows the
+    client store, or (InOrderInformers off) the older DeltaFIFO.
+    """
+    type_name = type(object_type).__name__
+    if FEATURE_IN_ORDER_INFORMERS:
+        options = RealFIFOOptions(name=f"RealFIFO {type_name}", key_function=meta_namespace_key_func,
+                                  transformer=transform)
+        if FEATURE_ATOMIC_FIFO:
+            options.atomic_events = True
+            options.unlock_while_processing = FEATURE_UNLOCK_WHILE_PROCESSING_FIFO
+            options.emit_delta_type_bookmark = True
+        else:
+            options.known_objects = client_state
+        return new_real_fifo_with_options(options)
+    return new_delta_fifo_with_options(DeltaFIFOOptions(name=f"DeltaFIFO {type_name}", known_objects=client_state,
+                                                        emit_delta_type_replaced=True, transformer=transform))
