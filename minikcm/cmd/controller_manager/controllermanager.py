@@ -1,0 +1,867 @@
+"""Port of cmd/kube-controller-manager/app/controllermanager.go (with k8s.io/controller-manager app/helper.go and the simple client builder).
+
+How kube-controller-manager starts. `run` first joins the leader election
+on the `kube-system/kube-controller-manager` Lease. Only once this process
+leads does it build the controller context (clients, the shared informer
+factory), build every enabled controller, start the informers, and run each
+controller in its own thread. When leadership is lost the controllers are
+stopped and `run` returns: the process is expected to exit and be restarted.
+With `--leader-elect=false` the same work starts at once.
+
+`ControllerManager` is the same process as driver steps for deterministic
+runs: leader election steps first, then (once leading) the informer steps and
+one start step per controller, which adds that controller's own steps.
+Several instances can share one API server and one FakeClock.
+
+Read at: k/k commit 2e0908106e4420a601e50d6edfd41475de87a3e1; helper.go at
+controller-manager v0.36.3. Upstream:
+https://github.com/kubernetes/kubernetes/blob/v1.36.3/cmd/kube-controller-manager/app/controllermanager.go
+
+Start reading at: run, then build_controllers and run_controllers; for
+deterministic runs ControllerManager.steps and ControllerManager.started_leading.
+
+Not ported: NewControllerManagerCommand (cobra; minikcm.cli has the command),
+configz, the HTTP server with healthz, metrics and debug handlers, flagz and
+statusz, WaitForAPIServer, the service-account token controller and the
+dynamic (service-account) client builder, the metadata informer factory, the
+REST mapper and its reset loop, the GC GraphBuilder in the context, leader
+migration, coordinated leader election (LeaseCandidate), readCA,
+filteredControllerDescriptors, the periodic "still waiting" log of RunControllers.
+Differs from Go:
+- Go ranges over the descriptor map in random order; build_controllers goes
+  in sorted name order.
+- A controller that minikcm does not port is skipped, with one log line, when
+  only `*` enabled it; named explicitly in --controllers, it fails the start
+  with NotPortedError.
+- The lock is built from the shared clientset (Go: NewFromKubeconfig, a client
+  with the renew deadline as timeout).
+- `clock`, `rng` (resync and start jitter, identity) and `identity` are
+  injected; the informer factory and the descriptor registry may be too.
+- Losing leadership makes `run` return, as in Go, after logging
+  "leaderelection lost/stopped"; the caller decides to exit.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import socket
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from minikcm.apimachinery import wait
+from minikcm.apimachinery.field import Aggregate
+from minikcm.clock import Clock, Seconds, or_real
+from minikcm.cmd.controller_manager import names
+from minikcm.cmd.controller_manager.config import CompletedConfig, KubeControllerManagerConfiguration
+from minikcm.cmd.controller_manager.controller_descriptor import (
+    Controller,
+    ControllerDescriptor,
+    NotPortedError,
+    new_controller_descriptors,
+)
+from minikcm.sim.driver import Driver, Step
+from minikcm.tools.leaderelection import resourcelock
+from minikcm.tools.leaderelection.healthzadaptor import HealthzAdaptor, new_leader_healthz_adaptor
+from minikcm.tools.leaderelection.leaderelection import (
+    LeaderCallbacks,
+    LeaderElectionConfig,
+    LeaderElector,
+    new_leader_elector,
+    run_or_die,
+)
+
+if TYPE_CHECKING:
+    from minikcm.client.interface import Interface
+
+logger = logging.getLogger(__name__)
+
+CONTROLLER_START_JITTER = 1.0
+"""Port of ControllerStartJitter: each controller waits ControllerStartInterval x [1, 2) before it starts."""
+CONFIGZ_NAME = "kubecontrollermanager.config.k8s.io"
+"""Port of ConfigzName (kept for reference; there is no /configz)."""
+KUBE_CONTROLLER_MANAGER = "kube-controller-manager"
+"""Port of kubeControllerManager: the component name (lease, events, informer name)."""
+LEADER_HEALTHZ_TIMEOUT: Seconds = 20.0
+"""How long past the lease a stuck leader may go before its health check fails (Go: inline 20s)."""
+
+DescriptorsFunc = Callable[[], dict[str, ControllerDescriptor]]
+InformerFactoryFunc = Callable[["Interface", Seconds], "SharedInformerFactory"]
+
+
+# --- k8s.io/controller-manager app/helper.go --------------------------------------------
+
+
+def is_controller_enabled(name: str, disabled_by_default_controllers: set[str], controllers: list[str]) -> bool:
+    """Port of IsControllerEnabled (controller-manager app/helper.go).
+
+    Reads the --controllers list left to right; the first entry that
+    mentions `name` decides (`name` on, `-name` off). With no such entry, a
+    `*` anywhere turns on every controller that is not disabled by default;
+    without `*` nothing is on. Example: ["*", "-job-controller"] runs all
+    default controllers but job-controller.
+    """
+    has_star = False
+    for ctrl in controllers:
+        if ctrl == name:
+            return True
+        if ctrl == "-" + name:
+            return False
+        if ctrl == "*":
+            has_star = True
+    # No explicit choice for this name.
+    if not has_star:
+        return False  # nothing on by default
+    return name not in disabled_by_default_controllers
+
+
+# --- k8s.io/controller-manager pkg/clientbuilder/client_builder.go ----------------------------
+
+
+class ControllerClientBuilder(Protocol):
+    """Port of ControllerClientBuilder (clientbuilder): hands each controller its client."""
+
+    def client(self, name: str) -> Interface: ...
+
+
+class SimpleControllerClientBuilder:
+    """Port of SimpleControllerClientBuilder (clientbuilder/client_builder.go).
+
+    Gives every controller the controller manager's own credentials.
+    Differs from Go: the clientset is shared instead of built per name with
+    the name as user agent.
+    """
+
+    def __init__(self, client: Interface) -> None:
+        self.client_config = client  # Go: ClientConfig
+
+    def client(self, name: str) -> Interface:
+        """Port of SimpleControllerClientBuilder.Client."""
+        return self.client_config
+
+    def __repr__(self) -> str:
+        return f"SimpleControllerClientBuilder({self.client_config!r})"
+
+
+# --- controllermanager.go ---------------------------------------------------------------
+
+
+def resync_period(c: CompletedConfig, rng: random.Random | None = None) -> Callable[[], Seconds]:
+    """Port of ResyncPeriod (controllermanager.go).
+
+    Returns a function giving a new period each call: min_resync_period times a
+    random factor in [1, 2), so that informers of different controllers do
+    not relist in lock step. With the 12 h default: between 12 h and 24 h.
+    """
+    draw = rng.random if rng is not None else random.random
+
+    def period() -> Seconds:
+        factor = draw() + 1
+        return c.component_config.generic.min_resync_period * factor
+
+    return period
+
+
+class SharedInformerFactory(Protocol):
+    """The part of minikcm.informers' SharedInformerFactory the controller manager uses (Go: informers.SharedInformerFactory)."""
+
+    def start(self, stop: threading.Event) -> None: ...
+
+    def shutdown(self) -> None: ...
+
+
+@runtime_checkable
+class SteppedInformerFactory(Protocol):
+    """No upstream twin: an informer factory that can run as driver steps (deterministic mode)."""
+
+    def start(self, stop: threading.Event) -> None: ...
+
+    def shutdown(self) -> None: ...
+
+    def steps(self) -> list[Step]: ...
+
+
+@dataclass
+class ControllerContext:
+    """Port of ControllerContext (controllermanager.go): what every controller constructor is given.
+
+    `informers_started` is set once all controllers are built and the shared
+    informers are running; controllers that start informers of their own wait
+    for it.
+    """
+
+    client_builder: ControllerClientBuilder
+    informer_factory: Any
+    """The shared informer factory (minikcm.informers); controllers take their informers from it."""
+    component_config: KubeControllerManagerConfiguration
+    informers_started: threading.Event = field(default_factory=threading.Event)
+    resync_period: Callable[[], Seconds] = field(default=lambda: 0.0)
+    """A new, randomised resync period each call (create_controller_context sets it)."""
+    clock: Clock | None = None
+    """No Go twin: the clock controllers should use (None: the real one)."""
+    rng: random.Random | None = None
+    """No Go twin: the random source for jitter."""
+
+    def is_controller_enabled(self, controller_descriptor: ControllerDescriptor) -> bool:
+        """Port of ControllerContext.IsControllerEnabled: is_controller_enabled over --controllers."""
+        disabled: set[str] = set()
+        if controller_descriptor.is_disabled_by_default():
+            disabled.add(controller_descriptor.name())
+        return is_controller_enabled(controller_descriptor.name(), disabled,
+                                     self.component_config.generic.controllers)
+
+    def is_controller_explicitly_enabled(self, controller_descriptor: ControllerDescriptor) -> bool:
+        """No upstream twin: enabled because --controllers names it (not only through `*`)."""
+        return (self.is_controller_enabled(controller_descriptor)
+                and controller_descriptor.name() in self.component_config.generic.controllers)
+
+    def new_client(self, name: str) -> Interface:
+        """Port of ControllerContext.NewClient: the client for the controller called `name`.
+
+        Raises: RuntimeError `failed to create Kubernetes client for "name": ...`.
+        """
+        try:
+            return self.client_builder.client(name)
+        except Exception as err:  # Go wraps the builder's error
+            raise RuntimeError(f"failed to create Kubernetes client for {name!r}: {err}") from err
+
+
+def trim_managed_fields(obj: Any) -> Any:
+    """Port of the `trim` transform of CreateControllerContext: cached objects drop metadata.managedFields.
+
+    The controllers never read them and they are often the largest part of an
+    object. Anything without metadata (a deletion tombstone) passes unchanged.
+    """
+    metadata = getattr(obj, "metadata", None)  # Go: meta.Accessor, which fails for non-objects
+    if metadata is not None and getattr(metadata, "managed_fields", None) is not None:
+        metadata.managed_fields = None
+    return obj
+
+
+def new_shared_informers(client: Interface, default_resync: Seconds, clock: Clock | None,
+                         rng: random.Random | None, deterministic: bool | None) -> SharedInformerFactory:
+    """Port of the NewSharedInformerFactoryWithOptions call of CreateControllerContext.
+
+    With the managedFields trim as transform; `clock`, `rng` and
+    `deterministic` go to minikcm's factory (no Go twin).
+    """
+    from minikcm.informers import new_shared_informer_factory_with_options
+
+    factory: SharedInformerFactory = new_shared_informer_factory_with_options(
+        client, default_resync, transform=trim_managed_fields, clock=clock, rng=rng, deterministic=deterministic)
+    return factory
+
+
+def create_controller_context(
+    s: CompletedConfig,
+    root_client_builder: ControllerClientBuilder,
+    client_builder: ControllerClientBuilder,
+    stop: threading.Event,
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+    new_informer_factory: InformerFactoryFunc | None = None,
+    deterministic: bool | None = None,
+) -> ControllerContext:
+    """Port of CreateControllerContext (controllermanager.go).
+
+    Builds the shared informer factory on the root client ("shared-informers")
+    with one randomised resync period and the managedFields trim, and the
+    context every constructor gets. `stop` ends what the context starts (Go:
+    ctx); nothing is started here. `new_informer_factory(client, resync)`
+    replaces minikcm.informers' factory (tests); `deterministic` asks that
+    factory for steps instead of threads.
+    Differs from Go: no metadata informers, REST mapper, API server health
+    wait or GC graph builder (see the module docstring).
+    """
+    try:
+        versioned_client = root_client_builder.client("shared-informers")
+    except Exception as err:
+        raise RuntimeError(f"failed to create Kubernetes client for \"shared-informers\": {err}") from err
+    default_resync = resync_period(s, rng)()
+    if new_informer_factory is not None:
+        shared_informers = new_informer_factory(versioned_client, default_resync)
+    else:
+        shared_informers = new_shared_informers(versioned_client, default_resync, clock, rng, deterministic)
+    return ControllerContext(
+        client_builder=client_builder,
+        informer_factory=shared_informers,
+        component_config=s.component_config,
+        informers_started=threading.Event(),
+        resync_period=resync_period(s, rng),
+        clock=clock,
+        rng=rng,
+    )
+
+
+def build_controllers(
+    controller_ctx: ControllerContext, controller_descriptors: dict[str, ControllerDescriptor]
+) -> list[Controller]:
+    """Port of BuildControllers (controllermanager.go): build every enabled controller, start none.
+
+    The service-account token controller (when present) is built first; then
+    every other descriptor in name order, skipping those that need special
+    handling or that --controllers leaves off. A constructor may return None
+    ("skip me"). minikcm addition: a NotPortedError from a controller that
+    only `*` enabled is collected and logged once; for a controller named in
+    --controllers it is raised.
+
+    Raises: the first constructor error (the controller manager must not
+    start half its controllers).
+    """
+    controllers: list[Controller] = []
+    not_ported: list[str] = []
+
+    def build_controller(controller_desc: ControllerDescriptor) -> None:
+        controller_name = controller_desc.name()
+        try:
+            ctrl = controller_desc.build_controller(controller_ctx)
+        except NotPortedError:
+            if controller_ctx.is_controller_explicitly_enabled(controller_desc):
+                logger.error("controller %s was asked for but is not ported", controller_name)
+                raise
+            not_ported.append(controller_name)
+            return
+        except Exception:
+            logger.exception("error initializing controller %s", controller_name)
+            raise
+        if ctrl is None:
+            logger.info("skipping controller %s", controller_name)
+            return
+        controllers.append(ctrl)
+
+    # The service-account token controller always comes first (Go: it mints tokens for the rest).
+    sa_token_descriptor = controller_descriptors.get(names.SERVICE_ACCOUNT_TOKEN_CONTROLLER)
+    if sa_token_descriptor is not None:
+        build_controller(sa_token_descriptor)
+
+    for name in sorted(controller_descriptors):  # Go: map order
+        controller_desc = controller_descriptors[name]
+        if controller_desc.requires_special_handling():
+            continue
+        if not controller_ctx.is_controller_enabled(controller_desc):
+            logger.info("controller %s is disabled", name)
+            continue
+        build_controller(controller_desc)
+    if not_ported:
+        logger.info("skipping %d controllers that minikcm does not port: %s", len(not_ported), ", ".join(not_ported))
+    return controllers
+
+
+def run_controllers(
+    controller_ctx: ControllerContext,
+    controllers: list[Controller],
+    controller_start_jitter_max_factor: float,
+    shutdown_timeout: Seconds,
+    stop: threading.Event,
+) -> bool:
+    """Port of RunControllers (controllermanager.go): run every controller until `stop`, then wait for them.
+
+    Each controller gets a thread named `controller/<name>` that first sleeps
+    a jittered ControllerStartInterval, then calls `run(stop)`. Once `stop` is
+    set we wait up to `shutdown_timeout` (0: forever) for all of them to
+    return. Returns True when they all returned, False on timeout (the
+    stragglers keep running, as Go's goroutines would).
+
+    Blocks: until all controllers returned, or `stop` plus the timeout.
+    Threaded mode only (ControllerManager schedules the same starts as steps).
+    """
+    clock = or_real(controller_ctx.clock)
+    start_interval = controller_ctx.component_config.generic.controller_start_interval
+    running: set[str] = set()
+    running_lock = threading.Lock()  # guards `running`
+    terminated = threading.Event()  # Go: terminatedCh
+    wake = threading.Event()  # Go: the select over ctx.Done and terminatedCh
+
+    def run_one(controller: Controller) -> None:
+        # Go sleeps without watching ctx here: unblocking early makes tests flaky.
+        clock.sleep(wait.jitter(start_interval, controller_start_jitter_max_factor, controller_ctx.rng))
+        logger.debug("controller %s starting", controller.name())
+        with running_lock:
+            running.add(controller.name())
+        try:
+            controller.run(stop)
+        finally:
+            logger.debug("controller %s terminated", controller.name())
+            with running_lock:
+                running.discard(controller.name())
+
+    def run_all() -> None:
+        threads = [threading.Thread(name=f"controller/{c.name()}", target=run_one, args=(c,), daemon=True)
+                   for c in controllers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()  # Go: wg.Wait
+        logger.info("all controllers terminated")
+        terminated.set()
+        wake.set()
+
+    def watch_stop() -> None:
+        stop.wait()
+        wake.set()
+
+    threading.Thread(name="controllers/run", target=run_all, daemon=True).start()
+    threading.Thread(name="controllers/stop-watch", target=watch_stop, daemon=True).start()
+    wake.wait()
+    if terminated.is_set():
+        return True
+    # Stopping: wait for the controllers, at most shutdown_timeout.
+    if shutdown_timeout <= 0:
+        terminated.wait()
+        return True
+    if clock.sleep(shutdown_timeout, terminated):
+        return True  # woken early: all controllers returned
+    with running_lock:
+        still_running = sorted(running)
+    logger.info("controller shutdown timeout (%ss) reached; still running: %s", shutdown_timeout, still_running)
+    return False
+
+
+def create_client_builders(c: CompletedConfig) -> tuple[ControllerClientBuilder, ControllerClientBuilder]:
+    """Port of createClientBuilders: (client builder, root client builder), both the simple one here.
+
+    Differs from Go: --use-service-account-credentials is not ported, so both
+    builders hand out the controller manager's own client.
+    """
+    if c.client is None:
+        raise RuntimeError("the controller manager config has no client")
+    root_client_builder = SimpleControllerClientBuilder(c.client)
+    return root_client_builder, root_client_builder
+
+
+def new_leader_election_config(
+    c: CompletedConfig,
+    lock_identity: str,
+    election_checker: HealthzAdaptor | None,
+    resource_lock: str,
+    lease_name: str,
+    callbacks: LeaderCallbacks,
+) -> LeaderElectionConfig:
+    """Port of the first half of leaderElectAndRun: the Lease lock and the election config.
+
+    Raises:
+        RuntimeError: "error creating lock: ..." (Go logs it and exits 1).
+    """
+    le = c.component_config.generic.leader_election
+    assert c.client is not None, "create_client_builders checks the client first"
+    try:
+        rl = resourcelock.new(resource_lock, le.resource_namespace, lease_name, c.client.coordination_v1(),
+                              resourcelock.ResourceLockConfig(identity=lock_identity, event_recorder=c.event_recorder))
+    except ValueError as err:
+        raise RuntimeError(f"error creating lock: {err}") from err
+    return LeaderElectionConfig(
+        lock=rl,
+        lease_duration=le.lease_duration,
+        renew_deadline=le.renew_deadline,
+        retry_period=le.retry_period,
+        callbacks=callbacks,
+        watch_dog=election_checker,
+        name=lease_name,
+        coordinated=False,  # Go: the CoordinatedLeaderElection gate, off by default
+    )
+
+
+def leader_elect_and_run(
+    c: CompletedConfig,
+    lock_identity: str,
+    election_checker: HealthzAdaptor | None,
+    resource_lock: str,
+    lease_name: str,
+    callbacks: LeaderCallbacks,
+    stop: threading.Event,
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+) -> None:
+    """Port of leaderElectAndRun (controllermanager.go): join the election and run the callbacks.
+
+    Blocks: until `stop` is set or leadership is lost (leaderelection.run_or_die).
+    """
+    config = new_leader_election_config(c, lock_identity, election_checker, resource_lock, lease_name, callbacks)
+    run_or_die(config, stop, clock=clock, rng=rng)
+
+
+def new_identity(rng: random.Random | None = None) -> str:
+    """Port of the identity in Run: the host name, "_", and a fresh UUID.
+
+    The UUID keeps two processes on one host apart. With `rng` the UUID is
+    drawn from it (deterministic runs); otherwise uuid4.
+    """
+    uid = uuid.UUID(int=rng.getrandbits(128), version=4) if rng is not None else uuid.uuid4()
+    return f"{socket.gethostname()}_{uid}"
+
+
+def run(
+    c: CompletedConfig,
+    stop: threading.Event,
+    identity: str | None = None,
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+    new_descriptors: DescriptorsFunc = new_controller_descriptors,
+    new_informer_factory: InformerFactoryFunc | None = None,
+) -> None:
+    """Port of Run (controllermanager.go): the whole controller manager, threaded.
+
+    With leader election: campaign for the Lease; once leading, build the
+    controller context and the controllers, start the informers, run the
+    controllers until leadership ends (`run_controllers`). Without: do that
+    at once until `stop`. A failure while leading (a controller that cannot
+    be built) stops the process.
+
+    Blocks: until `stop` is set, or leadership is lost.
+    Raises:
+        Aggregate: the errors of the leading term (Go: utilerrors.NewAggregate).
+        RuntimeError: a bad lock or election config.
+    """
+    logger.info("starting %s", KUBE_CONTROLLER_MANAGER)
+    start_events_pipeline(c)
+    try:
+        run_started(c, stop, identity, clock, rng, new_descriptors, new_informer_factory)
+    finally:
+        shutdown_events_pipeline(c)  # Go: deferred
+
+
+def run_started(
+    c: CompletedConfig,
+    stop: threading.Event,
+    identity: str | None,
+    clock: Clock | None,
+    rng: random.Random | None,
+    new_descriptors: DescriptorsFunc,
+    new_informer_factory: InformerFactoryFunc | None,
+) -> None:
+    """Port of the rest of Run, after the events pipeline started (see `run`)."""
+    le_config = c.component_config.generic.leader_election
+    election_checker = new_leader_healthz_adaptor(LEADER_HEALTHZ_TIMEOUT) if le_config.leader_elect else None
+    client_builder, root_client_builder = create_client_builders(c)
+
+    def run_leading(leading_stop: threading.Event, controller_descriptors: dict[str, ControllerDescriptor]) -> None:
+        # Go: the local `run` closure.
+        controller_ctx = create_controller_context(c, root_client_builder, client_builder, leading_stop, clock=clock,
+                                                   rng=rng, new_informer_factory=new_informer_factory,
+                                                   deterministic=False)
+        controllers = build_controllers(controller_ctx, controller_descriptors)
+        controller_ctx.informer_factory.start(leading_stop)
+        try:
+            controller_ctx.informers_started.set()  # Go: close(InformersStarted)
+            if controllers:
+                if not run_controllers(controller_ctx, controllers, CONTROLLER_START_JITTER,
+                                       c.controller_shutdown_timeout, leading_stop):
+                    raise RuntimeError("controller shutdown timeout reached")
+            else:
+                leading_stop.wait()
+        finally:
+            controller_ctx.informer_factory.shutdown()  # Go: deferred Shutdown
+
+    if not le_config.leader_elect:  # no leader election: run directly
+        run_leading(stop, new_descriptors())
+        return
+
+    lock_identity = identity if identity is not None else new_identity(rng)
+    cancel = threading.Event()  # Go: ctx, cancel := context.WithCancel(ctx)
+    errs: list[Exception] = []
+    errs_lock = threading.Lock()  # guards errs
+
+    def cancel_on_stop() -> None:  # Go: a child context is done when its parent is
+        stop.wait()
+        cancel.set()
+
+    def started_leading(leading_stop: threading.Event) -> None:
+        # Go: startedLeading; cancelling at the end ends the election as well.
+        try:
+            run_leading(leading_stop, new_descriptors())
+        except Exception as err:  # recorded for Run's aggregate, then the process stops
+            logger.error("error running controllers: %s", err)
+            with errs_lock:
+                errs.append(err)
+        finally:
+            cancel.set()
+
+    def stopped_leading() -> None:
+        logger.error("leaderelection lost/stopped")
+
+    threading.Thread(name="controller-manager/cancel-on-stop", target=cancel_on_stop, daemon=True).start()
+    election = threading.Thread(
+        name="leaderelection/run",
+        target=leader_elect_and_run,
+        args=(c, lock_identity, election_checker, le_config.resource_lock, le_config.resource_name,
+              LeaderCallbacks(on_started_leading=started_leading, on_stopped_leading=stopped_leading),
+              cancel, clock, rng),
+        daemon=True,
+    )
+    election.start()
+    election.join()  # Go: wg.Wait
+    if errs:
+        raise Aggregate(errs)
+
+
+def start_events_pipeline(c: CompletedConfig) -> None:
+    """Port of the start of Run: log every event, and record it as an Event object through the client.
+
+    Does nothing when the config has no broadcaster (a Config built by hand).
+    """
+    if c.event_broadcaster is None:
+        logger.debug("no event broadcaster: events are not recorded")
+        return
+    from minikcm.tools.record import new_event_sink
+
+    assert c.client is not None
+    c.event_broadcaster.start_structured_logging(0)
+    c.event_broadcaster.start_recording_to_sink(new_event_sink(c.client.core_v1().events("")))
+
+
+def shutdown_events_pipeline(c: CompletedConfig) -> None:
+    """Port of Run's deferred EventBroadcaster.Shutdown."""
+    if c.event_broadcaster is not None:
+        c.event_broadcaster.shutdown()
+
+
+# --- deterministic mode: one controller manager process as driver steps (no Go twin) ----------
+
+NEW = "new"
+CAMPAIGNING = "campaigning"
+RUNNING = "running"
+STOPPED = "stopped"
+KILLED = "killed"
+
+
+class ControllerStart:
+    """No upstream twin: one controller's jittered start (Go: the sleep before Run in RunControllers)."""
+
+    def __init__(self, manager: ControllerManager, controller: Controller, start_at: datetime) -> None:
+        self.manager = manager
+        self.controller = controller
+        self.start_at = start_at
+        self.started = False
+
+    def ready(self) -> bool:
+        stop = self.manager.leading_stop
+        return (not self.started and stop is not None and not stop.is_set()
+                and self.manager.clock.now() >= self.start_at)
+
+    def wakeup(self) -> datetime | None:
+        return None if self.started else self.start_at
+
+    def run(self) -> str:
+        """Start the controller: add its steps to the driver."""
+        self.started = True
+        return self.manager.start_controller(self.controller)
+
+
+class ControllerManager:
+    """No upstream twin: one kube-controller-manager process under the deterministic driver.
+
+    The steps are the ones `run` would run in threads: the leader election's
+    acquire and renew steps; once leading, the informer factory's steps and
+    a start step per controller (after the jittered start interval), which
+    adds that controller's steps. Every step name starts with `step_prefix`
+    (`controller-manager/<identity>/`). `cancel()` is SIGTERM (the election
+    ends, with release when `release_on_cancel`); `kill()` is SIGKILL (the
+    steps vanish, nothing is cleaned up).
+
+    `clock` is this process's clock (default: the driver's); when it is not
+    the driver's clock, `clock_to_driver` converts its times to driver times
+    for the steps' wakeups. The config's event broadcaster must be a
+    deterministic one (`options.config(..., deterministic=True)`), or None. `release_on_cancel` has no kube-controller-manager
+    flag (upstream does not release); it exists to show client-go's option.
+
+    Thread: the driver's; not locked.
+    """
+
+    def __init__(
+        self,
+        c: CompletedConfig,
+        driver: Driver,
+        identity: str | None = None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        new_descriptors: DescriptorsFunc = new_controller_descriptors,
+        new_informer_factory: InformerFactoryFunc | None = None,
+        clock_to_driver: Callable[[datetime], datetime] | None = None,
+        release_on_cancel: bool = False,
+    ) -> None:
+        self.c = c
+        self.driver = driver
+        self.clock: Clock = clock if clock is not None else driver.clock
+        self.rng = rng if rng is not None else random.Random(0)
+        self.identity = identity if identity is not None else new_identity(self.rng)
+        self.step_prefix = f"controller-manager/{self.identity}/"
+        self.new_descriptors = new_descriptors
+        self.new_informer_factory = new_informer_factory
+        self.clock_to_driver = clock_to_driver
+        self.release_on_cancel = release_on_cancel
+        self.stop = threading.Event()  # the process's context: set by cancel()
+        self.state = NEW
+        self.elector: LeaderElector | None = None
+        self.leading_stop: threading.Event | None = None  # set when this term ends
+        self.controller_ctx: ControllerContext | None = None
+        self.controllers: list[Controller] = []
+        self.running: list[str] = []  # controllers started and not yet stopped
+        self.errors: list[Exception] = []  # Go: errs of Run
+
+    # -- building the steps ------------------------------------------------------------
+
+    def steps(self) -> list[Step]:
+        """The process's first steps; later ones are added to the driver as the process goes on.
+
+        Raises: RuntimeError for a bad lock or election config (Go: RunOrDie panics).
+        """
+        logger.info("starting %s %s", KUBE_CONTROLLER_MANAGER, self.identity)
+        start_events_pipeline(self.c)
+        event_steps = self.event_steps()
+        le_config = self.c.component_config.generic.leader_election
+        if not le_config.leader_elect:
+            self.state = CAMPAIGNING  # nothing to campaign for: the run step goes at once
+            return [self.adopt(Step("run", self.run_ready, self.run_directly)),
+                    self.adopt(Step("shutdown", self.shutdown_ready, self.shutdown)), *event_steps]
+        callbacks = LeaderCallbacks(on_started_leading=self.started_leading, on_stopped_leading=self.stopped_leading)
+        config = new_leader_election_config(self.c, self.identity, None, le_config.resource_lock,
+                                            le_config.resource_name, callbacks)
+        config.release_on_cancel = self.release_on_cancel
+        try:
+            self.elector = new_leader_elector(config, clock=self.clock, rng=self.rng)
+        except ValueError as err:
+            raise RuntimeError(str(err)) from err  # Go: RunOrDie panics on a bad config
+        self.state = CAMPAIGNING
+        election_steps = self.elector.steps(self.stop, record=self.driver.record)
+        return [*(self.adopt(s, "leaderelection/" + s.name.rsplit("/", 1)[-1]) for s in election_steps),
+                *event_steps]
+
+    def event_steps(self) -> list[Step]:
+        """The event broadcaster's steps (none without a broadcaster); it must be a deterministic one."""
+        broadcaster = self.c.event_broadcaster
+        if broadcaster is None:
+            return []
+        return [self.adopt(s, "events/" + s.name.rsplit("/", 1)[-1]) for s in broadcaster.steps()]
+
+    def adopt(self, step: Step, name: str | None = None) -> Step:
+        """Rename `step` under this process's prefix, with its wakeup in driver time."""
+        wakeup = step.wakeup
+        if wakeup is not None and self.clock_to_driver is not None:
+            wakeup = self.driver_wakeup(wakeup)
+        return Step(self.step_prefix + (name if name is not None else step.name), step.ready, step.run, wakeup)
+
+    def driver_wakeup(self, wakeup: Callable[[], datetime | None]) -> Callable[[], datetime | None]:
+        """A wakeup function that reports `wakeup()`'s time on the driver's clock."""
+        convert = self.clock_to_driver
+        assert convert is not None
+
+        def in_driver_time() -> datetime | None:
+            t = wakeup()
+            return convert(t) if t is not None else None
+
+        return in_driver_time
+
+    # -- leader election callbacks (called inline by the elector's steps) ----------------------
+
+    def started_leading(self, leading_stop: threading.Event) -> None:
+        """Port of the OnStartedLeading callback of Run (startedLeading around `run`), one step's worth.
+
+        Builds the context and the controllers and schedules the informers
+        and the controller starts. A failure ends the process, as Go's
+        startedLeading cancels Run's context.
+        """
+        self.leading_stop = leading_stop
+        try:
+            self.start_controllers(leading_stop)
+        except Exception as err:  # Go: run's error goes to errs, then cancel()
+            logger.error("error running controllers: %s", err)
+            self.errors.append(err)
+            self.driver.record(self.step_prefix + "run", f"failed: {err}")
+            self.stop.set()
+
+    def stopped_leading(self) -> None:
+        """Port of the OnStoppedLeading callback of Run, plus the end of `run`: stop the controllers, exit."""
+        logger.error("leaderelection lost/stopped")
+        self.driver.record(self.step_prefix + "leaderelection", "leaderelection lost/stopped")
+        self.shutdown()
+
+    # -- the `run` closure of Run, as steps ------------------------------------------------
+
+    def start_controllers(self, stop: threading.Event) -> None:
+        """Port of Run's local `run` up to RunControllers: context, build, informers, starts."""
+        client_builder, root_client_builder = create_client_builders(self.c)
+        ctx = create_controller_context(self.c, root_client_builder, client_builder, stop, clock=self.clock,
+                                        rng=self.rng, new_informer_factory=self.new_informer_factory,
+                                        deterministic=True)
+        self.controller_ctx = ctx
+        self.controllers = build_controllers(ctx, self.new_descriptors())
+        factory = ctx.informer_factory
+        if not isinstance(factory, SteppedInformerFactory):
+            raise RuntimeError(f"informer factory {factory!r} has no steps(); it cannot run deterministically")
+        factory.start(stop)  # deterministic factories start nothing; their steps do the work
+        new_steps = [self.adopt(s, "informers/" + s.name) for s in factory.steps()]
+        ctx.informers_started.set()  # Go: close(InformersStarted)
+        interval = self.c.component_config.generic.controller_start_interval
+        for controller in self.controllers:
+            delay = wait.jitter(interval, CONTROLLER_START_JITTER, self.rng)
+            start = ControllerStart(self, controller, self.clock.now() + timedelta(seconds=delay))
+            name = f"controllers/{controller.name()}/start"
+            new_steps.append(self.adopt(Step(name, start.ready, start.run, start.wakeup)))
+        self.state = RUNNING
+        self.driver.add_all(new_steps)
+        self.driver.record(self.step_prefix + "run",
+                           "built controllers: " + (", ".join(c.name() for c in self.controllers) or "none"))
+
+    def start_controller(self, controller: Controller) -> str:
+        """Port of one controller goroutine of RunControllers, after its sleep: run it (as steps)."""
+        stop = self.leading_stop
+        assert stop is not None
+        stepped = controller.steps(stop)  # type: ignore[attr-defined]
+        self.driver.add_all(self.adopt(s, f"controllers/{controller.name()}/{s.name}") for s in stepped)
+        self.running.append(controller.name())
+        detail = f"controller {controller.name()} started"
+        self.driver.record(self.step_prefix + "run", detail)
+        return detail
+
+    def run_ready(self) -> bool:
+        return self.state == CAMPAIGNING and not self.stop.is_set()
+
+    def run_directly(self) -> None:
+        """Port of Run's no-leader-election path: `run` at once, until cancel()."""
+        self.leading_stop = self.stop
+        self.started_leading(self.stop)
+        if self.errors:  # Go: Run returns run's error
+            self.shutdown()
+
+    def shutdown_ready(self) -> bool:
+        return self.state == RUNNING and self.stop.is_set()
+
+    def shutdown(self) -> None:
+        """The end of Run: controllers and informers stop, the process is done."""
+        for prefix in ("controllers/", "informers/"):
+            self.driver.remove(self.step_prefix + prefix)
+        if self.controller_ctx is not None:
+            self.controller_ctx.informer_factory.shutdown()  # Go: deferred Shutdown
+        if self.running:
+            self.driver.record(self.step_prefix + "run", "all controllers terminated")
+        self.running = []
+        self.stop.set()  # Go: startedLeading's deferred cancel
+        self.state = STOPPED
+        shutdown_events_pipeline(self.c)  # Go: Run's deferred Shutdown
+
+    # -- the process from outside ---------------------------------------------------------
+
+    def cancel(self) -> None:
+        """SIGTERM: cancel Run's context; the election ends at its next step (releasing if configured)."""
+        self.stop.set()
+
+    def kill(self) -> None:
+        """SIGKILL: drop every step of this process from the driver; nothing is released or cleaned up."""
+        self.driver.remove(self.step_prefix)
+        self.running = []
+        self.state = KILLED
+
+    def running_controllers(self) -> list[str]:
+        """Names of the controllers this process runs right now."""
+        return list(self.running)
+
+    def is_leader(self) -> bool:
+        """Whether this process's elector last saw itself as the holder (False without election)."""
+        return self.elector is not None and self.state == RUNNING and self.elector.is_leader()
+
+    def __repr__(self) -> str:
+        return f"ControllerManager({self.identity!r}, state={self.state}, running={self.running})"
