@@ -1,0 +1,99 @@
+"""No upstream twin. Deterministic scenarios of the port: what `minikcm demo` runs and the docs draw.
+
+Each scenario tells one short story with the real code of a chapter (a leader
+crashing, an informer relisting after 410 Gone, a failing work-queue item) on a
+fake clock under the single-threaded driver, and returns its trace, series and
+events. The same name and seed give the same result, byte for byte.
+
+`SCENARIOS` is an explicit table: adding a scenario is one module in this
+package (a `build_<name>(seed) -> Run` function, see leader.py for the pattern)
+plus one row below. Nothing registers itself at import time.
+
+Start reading at: run_scenario, then base.Run.run, then any scenario module's `play`.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from minikcm.sim.scenarios.base import (
+    Probe,
+    Run,
+    Sampler,
+    Scenario,
+    ScenarioResult,
+    Series,
+    UnknownScenarioError,
+    Value,
+)
+from minikcm.sim.scenarios.informer import build_informer_relist
+from minikcm.sim.scenarios.leader import build_leader_failover
+from minikcm.sim.scenarios.wait import build_wait_backoff
+from minikcm.sim.scenarios.workqueue import build_workqueue_retry
+
+SCENARIOS: dict[str, Scenario] = {
+    "leader-failover": Scenario(
+        "leader-failover", "p1",
+        "领导者选举：主节点崩溃后，另一个候选者在租约过期后接管",
+        "Leader election: the leader crashes and a follower takes over once the lease expires",
+        build_leader_failover),
+    "informer-relist": Scenario(
+        "informer-relist", "p2",
+        "Informer：watch 落后被关闭，续 watch 遇到 410 Gone 后重新 list",
+        "Informer: a lagging watch is closed, resuming it gets 410 Gone, and the reflector relists",
+        build_informer_relist),
+    "workqueue-retry": Scenario(
+        "workqueue-retry", "p2",
+        "工作队列：失败的 key 按 5 毫秒起翻倍的退避重试，Forget 后重新计数",
+        "Work queue: a failing key is retried after 5 ms, doubling each time, until Forget resets it",
+        build_workqueue_retry),
+    "wait-backoff": Scenario(
+        "wait-backoff", "wait",
+        "wait 库：Backoff、ExponentialBackoff 与 JitterUntil 在假时钟上的延迟",
+        "wait: the delays of Backoff, ExponentialBackoff and JitterUntil on a fake clock",
+        build_wait_backoff),
+}
+"""Every scenario, by name, in the order `minikcm demo list` shows them (docs chapter order)."""
+
+
+def get_scenario(name: str) -> Scenario:
+    """The scenario called `name`.
+
+    Raises:
+        UnknownScenarioError: a KeyError whose message lists the close matches.
+    """
+    scenario = SCENARIOS.get(name)
+    if scenario is not None:
+        return scenario
+    raise UnknownScenarioError(unknown_scenario_message(name))
+
+
+def unknown_scenario_message(name: str) -> str:
+    """"unknown scenario 'x'; did you mean ...?", with every name when nothing is close."""
+    close = difflib.get_close_matches(name, list(SCENARIOS), n=3, cutoff=0.5)
+    close += [n for n in SCENARIOS if name and name in n and n not in close]
+    if close:
+        hint = "did you mean " + ", ".join(close) + "?"
+    else:
+        hint = "known scenarios: " + ", ".join(SCENARIOS)
+    return f"unknown scenario {name!r}; {hint}"
+
+
+def run_scenario(name: str, seed: int = 1) -> ScenarioResult:
+    """Build scenario `name` with `seed`, play it, return its result. Same name and seed, same result."""
+    return get_scenario(name).build(seed).run()
+
+
+__all__ = [
+    "SCENARIOS",
+    "Probe",
+    "Run",
+    "Sampler",
+    "Scenario",
+    "ScenarioResult",
+    "Series",
+    "UnknownScenarioError",
+    "Value",
+    "get_scenario",
+    "run_scenario",
+]
