@@ -435,6 +435,52 @@ class Registry:
                         raise
             return listed
 
+    # -- seeding (tests) ------------------------------------------------------------------
+
+    def seed(self, resource: str, namespace: str, obj_in: dict[str, Any]) -> dict[str, Any]:
+        """Port of tracker.add (client-go testing/fixture.go), as the embedded server does it.
+
+        Store `obj_in` as the caller wrote it, for tests that start from a given
+        state: its uid, creationTimestamp, generation, status, finalizers,
+        deletionTimestamp and ownerReferences are kept. Only what is missing is
+        filled in as a create would (uid, creationTimestamp, generation 1,
+        the initial status, defaults). The resourceVersion is always a fresh
+        one from the store's counter, so versions keep growing in write order.
+        The object is still validated, a missing namespace is created, and
+        watchers see an ADDED event (and the write is persisted), exactly as
+        for a create.
+
+        Raises:
+            StatusError: Invalid (422), AlreadyExists (409), BadRequest for a
+                namespace mismatch.
+        """
+        info = resource_info(resource)
+        obj = self._decode(resource, namespace, obj_in)
+        m = obj.setdefault("metadata", {})
+        given = {k: m[k] for k in ("uid", "creationTimestamp", "generation") if m.get(k)}
+        with self.storage.lock:
+            if not m.get("name") and m.get("generateName"):
+                m["name"] = self.generate_name(m["generateName"])
+            status = obj.get("status")
+            prepare_for_create(resource, obj, self.ips)  # initial status, generation 1, ...
+            if status is not None:
+                obj["status"] = status  # the given status wins over the initial one
+            m.update(given)
+            m.setdefault("uid", self.new_uid())
+            m.setdefault("creationTimestamp", format_time(self.clock.now()))
+            m.pop("resourceVersion", None)
+            errs = validation.validate_object(resource, obj)
+            if not errs and not m.get("name"):
+                errs = [field.required(field.new_path("metadata", "name"),
+                                       "name or generateName is required")]
+            if errs:
+                raise errors.new_invalid(info.group_kind(), m.get("name", ""), errs)
+            if self.storage.get_locked(resource, object_key(obj)) is not None:
+                raise errors.new_already_exists(info.group_resource(), m["name"])
+            if info.namespaced and self.storage.get_locked("namespaces", ("", m["namespace"])) is None:
+                self.create("namespaces", "", {"metadata": {"name": m["namespace"]}})
+            return deep_copy_json(self.storage.create_locked(resource, obj))
+
 
 def check_subresource(resource: str, subresource: str | None) -> None:
     """Refuse a subresource the resource does not serve (upstream: no such route, 404)."""

@@ -11,6 +11,10 @@ Timed work (BOOKMARK events, watch timeouts, finishing namespace deletion) runs
 in `steps()`, which the deterministic driver calls; `run()` is the threaded
 wrapper that calls the same step bodies every second.
 
+Persistence: with `data_dir`, writes are committed to SQLite before they are
+answered and a restart on the same directory restores them
+(minikcm.apiserver.persistence); `add_object` seeds objects as given, for tests.
+
 Start reading at: APIServer.update, APIServer.watch, APIServer.steps.
 
 Differs from kube-apiserver: no authentication, authorization, admission
@@ -20,6 +24,7 @@ webhooks, aggregation, or API discovery here (the HTTP front adds discovery).
 from __future__ import annotations
 
 import builtins
+import os
 import random
 import threading
 from datetime import datetime, timedelta
@@ -27,11 +32,12 @@ from typing import Any
 
 from minikcm.apimachinery import errors, types, wait
 from minikcm.apimachinery.watch import Interface as WatchInterface
-from minikcm.apimachinery.schema import RESOURCES, GroupResource, ResourceInfo
+from minikcm.apimachinery.schema import RESOURCES, GroupResource, ResourceInfo, resource_for_kind
 from minikcm.apiserver import patcher, resource_rest
 from minikcm.apiserver.cacher import DEFAULT_WATCHER_BUFFER, start_watch
 from minikcm.apiserver.deletion import DeleteRequest
 from minikcm.apiserver.namespace import NamespaceLifecycle
+from minikcm.apiserver.persistence import SQLitePersistence
 from minikcm.apiserver.registry import Registry, check_subresource
 from minikcm.apiserver.selection import new_selection_predicate
 from minikcm.apiserver.storage import DEFAULT_HISTORY_WINDOW, Storage
@@ -72,16 +78,27 @@ class APIServer:
 
     def __init__(self, clock: Clock | None = None, rng: random.Random | None = None,
                  history_window: int = DEFAULT_HISTORY_WINDOW,
-                 watcher_buffer: int = DEFAULT_WATCHER_BUFFER) -> None:
+                 watcher_buffer: int = DEFAULT_WATCHER_BUFFER,
+                 data_dir: str | os.PathLike[str] | None = None) -> None:
         self.clock: Clock = clock if clock is not None else RealClock()
         self.rng = rng if rng is not None else random.Random()
         """Source of generated names and uids; pass `random.Random(seed)` for repeatable runs."""
-        self.storage = Storage(history_window)
+        persistence = SQLitePersistence(data_dir) if data_dir is not None else None
+        self.storage = Storage(history_window, persistence)
+        """With `data_dir`, every write is committed to SQLite there before it is
+        answered, and a server started on the same directory restores the objects and
+        the resourceVersion (minikcm.apiserver.persistence). Without it, memory only."""
         self.registry = Registry(self.storage, self.clock, self.rng)
         self.namespaces = NamespaceLifecycle(self.registry)
         self.watcher_buffer = watcher_buffer
-        for name in INITIAL_NAMESPACES:
-            self.registry.create("namespaces", "", {"metadata": {"name": name}})
+        with self.storage.lock:
+            for name in INITIAL_NAMESPACES:
+                if self.storage.get_locked("namespaces", ("", name)) is None:  # restored ones stay
+                    self.registry.create("namespaces", "", {"metadata": {"name": name}})
+
+    def close(self) -> None:
+        """Release the data directory, if any (later writes fail). In memory: nothing to do."""
+        self.storage.close()
 
     # -- reads -------------------------------------------------------------------------
 
@@ -197,6 +214,27 @@ class APIServer:
         request = _delete_request(preconditions, propagation_policy, grace_period_seconds, dry_run)
         return self.registry.delete_collection(
             resource, (namespace or "") if info.namespaced else "", predicate, request)
+
+    def add_object(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """Store `obj` as given, the way client-go testing's `tracker.Add` seeds a fake clientset.
+
+        For tests that start from a given state: uid, generation,
+        creationTimestamp, status and owner references are kept, and only the
+        resourceVersion is new. The resource comes from apiVersion and kind; a
+        namespaced object without a namespace goes to "default", and a missing
+        namespace is created. Validated, watched and persisted like a create
+        (see Registry.seed). Returns the object as stored.
+        """
+        if not isinstance(obj, dict):
+            raise errors.new_bad_request(f"expected a wire object, got {type(obj).__name__}")
+        info = resource_for_kind(obj.get("apiVersion") or "", obj.get("kind") or "")
+        if info is None:
+            raise errors.new_bad_request(
+                f"no served resource for apiVersion {obj.get('apiVersion')!r}, kind {obj.get('kind')!r}")
+        namespace = ""
+        if info.namespaced:
+            namespace = (obj.get("metadata") or {}).get("namespace") or "default"
+        return self.registry.seed(info.resource, namespace, obj)
 
     # -- watch -------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ The registry (`minikcm.apiserver.registry`) writes through it and the cacher
 around a whole API operation (read, decide, write), which is what makes each
 operation atomic and lets exactly one of two racing updates win.
 
-Start reading at: Storage.update_locked, then Storage._record_locked.
+Start reading at: Storage.update_locked, then Storage._commit_locked and
+Storage._record_locked.
 
 Design notes: stored dicts are never changed in place. A write stores a new
 dict, so the history window and the registry can hold references to old
@@ -21,7 +22,11 @@ states without copying; anything handed out of the server is a copy
 the write, under the lock, so every watcher sees events in resourceVersion
 order and a single-threaded deterministic run sees them as soon as the write
 returns. A watcher that does not keep up is closed with an error rather than
-allowed to hold up writers (`CacheWatcher.deliver_locked`).
+allowed to hold up writers (`CacheWatcher.deliver_locked`). With a
+`persistence` (SQLite, `minikcm.apiserver.persistence`), each write is
+committed there first, in `_commit_locked`, and applied in memory only once
+it is on disk; a restored store starts with an empty history window whose
+floor is the restored resourceVersion (`compacted_resource_version`).
 
 Differs from upstream:
 - One lock for the whole store (etcd and the cacher are lock-free or sharded).
@@ -46,6 +51,7 @@ from minikcm.apimachinery import errors, watch
 
 if TYPE_CHECKING:
     from minikcm.apiserver.cacher import CacheWatcher
+    from minikcm.apiserver.persistence import SQLitePersistence
 
 Key = tuple[str, str]
 """An object's place in its resource: (namespace, name); namespace is "" when cluster-scoped."""
@@ -122,7 +128,8 @@ class Storage:
     the others take it. `__repr__` takes no lock.
     """
 
-    def __init__(self, history_window: int = DEFAULT_HISTORY_WINDOW) -> None:
+    def __init__(self, history_window: int = DEFAULT_HISTORY_WINDOW,
+                 persistence: SQLitePersistence | None = None) -> None:
         if history_window < 1:
             raise ValueError("history_window must be at least 1")
         self.lock = threading.RLock()
@@ -134,6 +141,29 @@ class Storage:
         self._evicted: dict[str, bool] = {}  # resource -> has any event left the window
         self._last_write: dict[str, int] = {}  # resource -> rv of its latest write
         self._watchers: dict[str, list[CacheWatcher]] = collections.defaultdict(list)
+        self.persistence = persistence
+        """Where writes are committed before they are applied (None: memory only)."""
+        self.compacted_resource_version = 0
+        """The version the store was restored at: no watch can resume from before it."""
+        if persistence is not None:
+            self._restore(persistence)
+
+    def _restore(self, persistence: SQLitePersistence) -> None:
+        """Take the objects and the counter from `persistence` (at start, before any write).
+
+        The history window starts empty, as a watch cache does after a restart,
+        so watches from older versions get 410 Expired and clients relist.
+        """
+        rv, objects = persistence.load()
+        for resource, obj in objects:
+            self._objects[resource][object_key(obj)] = obj
+        self._rv = self.compacted_resource_version = rv
+
+    def close(self) -> None:
+        """Close the persistence, if any (writes after this fail). Memory-only: nothing to do."""
+        with self.lock:
+            if self.persistence is not None:
+                self.persistence.close()
 
     @property
     def resource_version(self) -> int:
@@ -157,8 +187,12 @@ class Storage:
         return sum(1 for k in self._objects[resource] if not namespace or k[0] == namespace)
 
     def modified_since_locked(self, resource: str, resource_version: int) -> bool:
-        """Whether any object of `resource` was written after `resource_version`."""
-        return self._last_write.get(resource, 0) > resource_version
+        """Whether any object of `resource` was written after `resource_version`.
+
+        Before the restore point nothing is known, so it counts as modified.
+        """
+        last = max(self._last_write.get(resource, 0), self.compacted_resource_version)
+        return last > resource_version
 
     # -- writes ------------------------------------------------------------------------
 
@@ -202,19 +236,33 @@ class Storage:
             raise KeyNotFoundError(key)
         if dry_run:
             return prev
-        self._rv += 1
+        rv = self._rv + 1
         last = dict(prev)
-        last["metadata"] = {**prev["metadata"], "resourceVersion": str(self._rv)}
+        last["metadata"] = {**prev["metadata"], "resourceVersion": str(rv)}
+        self._commit_locked(resource, key, None, rv)
         del self._objects[resource][key]
-        self._record_locked(resource, WatchCacheEvent(watch.DELETED, last, prev, self._rv))
+        self._record_locked(resource, WatchCacheEvent(watch.DELETED, last, prev, rv))
         return last
 
     def _write_locked(self, resource: str, key: Key, obj: dict[str, Any], event_type: str,
                       prev: dict[str, Any] | None) -> None:
-        self._rv += 1
-        obj.setdefault("metadata", {})["resourceVersion"] = str(self._rv)
+        rv = self._rv + 1
+        obj.setdefault("metadata", {})["resourceVersion"] = str(rv)
+        self._commit_locked(resource, key, obj, rv)
         self._objects[resource][key] = obj
-        self._record_locked(resource, WatchCacheEvent(event_type, obj, prev, self._rv))
+        self._record_locked(resource, WatchCacheEvent(event_type, obj, prev, rv))
+
+    def _commit_locked(self, resource: str, key: Key, obj: dict[str, Any] | None, rv: int) -> None:
+        """Make one write durable, then take its resourceVersion: the one place every write passes.
+
+        `obj` is the new state under `key`, or None for a delete. With a
+        persistence, the write is committed to SQLite first; if that fails, the
+        error (a 500 StatusError) propagates before anything in memory changed,
+        so the counter, the objects and the watchers are as they were.
+        """
+        if self.persistence is not None:
+            self.persistence.commit(resource, key, obj, rv)
+        self._rv = rv
 
     def _record_locked(self, resource: str, event: WatchCacheEvent) -> None:
         """Append `event` to the resource's window and hand it to every watcher of the resource."""
@@ -239,10 +287,11 @@ class Storage:
 
         None while no event of `resource` has left the window (any version can
         be resumed from); otherwise the oldest version a watch may start at,
-        which is one before the oldest event still kept.
+        which is one before the oldest event still kept. A store restored from
+        persistence starts with that bound at the restored version.
         """
         if not self._evicted.get(resource):
-            return None
+            return self.compacted_resource_version or None
         return self._history[resource][0].resource_version - 1
 
     def events_since_locked(self, resource: str, resource_version: int) -> list[WatchCacheEvent]:
@@ -275,7 +324,8 @@ class Storage:
     def __repr__(self) -> str:
         counts = {r: len(objs) for r, objs in sorted(list(self._objects.items())) if objs}
         watching = sum(len(ws) for ws in list(self._watchers.values()))
-        return f"Storage(rv={self._rv}, objects={counts}, watchers={watching})"
+        persisted = "" if self.persistence is None else f", persistence={self.persistence!r}"
+        return f"Storage(rv={self._rv}, objects={counts}, watchers={watching}{persisted})"
 
 
 def encode_continue(resource_version: int, start: str) -> str:

@@ -39,6 +39,7 @@ from minikcm.client.interface import (
     ServiceInterface,
     StatefulSetInterface,
 )
+from minikcm.client.rest import RESTClientset, new_for_config
 
 __all__ = [
     "Action",
@@ -61,6 +62,7 @@ __all__ = [
     "PatchAction",
     "PersistentVolumeClaimInterface",
     "PodInterface",
+    "RESTClientset",
     "ReactionFunc",
     "ReplicaSetInterface",
     "ResourceInterface",
@@ -69,5 +71,6 @@ __all__ = [
     "UpdateAction",
     "WatchAction",
     "WatchReactionFunc",
+    "new_for_config",
     "new_simple_clientset",
 ]

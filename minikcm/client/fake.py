@@ -27,8 +27,10 @@ Differs from Go:
 - A reaction's error is raised rather than returned; `watch` falls through to
   the server instead of failing with "unhandled watch".
 - Reactors run outside the Fake's lock, so a reactor may call the clientset.
-- `new_simple_clientset` seeds a real embedded API server, so seeded objects are
-  defaulted and validated, get resourceVersions, and their namespaces are created.
+- `new_simple_clientset` seeds a real embedded API server (`APIServer.add_object`,
+  the tracker.Add of this port): seeded objects keep their uid, generation,
+  status and owner references, but are defaulted and validated, get fresh
+  resourceVersions, and their namespaces are created.
 """
 
 from __future__ import annotations
@@ -580,12 +582,12 @@ def new_simple_clientset(*objects: Any, clock: Clock | None = None,
 def add_objects(server: APIServer, objects: Iterable[Any]) -> None:
     """Store `objects` in `server`, as NewSimpleClientset's loop of tracker.Add does.
 
-    Namespaces go first (one that already exists, such as "default", is left as
-    it is); a namespace that a namespaced object names and that does not exist
-    yet is created; an object without a namespace goes to "default".
-    The server fills uid, resourceVersion and defaults as for any create, and
-    refuses invalid objects. A status the object carries is written afterwards
-    through the status subresource, because create ignores it.
+    Each object goes through `APIServer.add_object`, which keeps what the test
+    wrote (uid, generation, status, owner references, finalizers) and only
+    assigns a fresh resourceVersion. Namespaces go first (one that already
+    exists, such as "default", is left as it is); a namespace that a
+    namespaced object names is created when missing; an object without a
+    namespace goes to "default". Invalid objects are refused.
     """
     from minikcm.client.inprocess import object_to_wire, resource_of
 
@@ -593,19 +595,10 @@ def add_objects(server: APIServer, objects: Iterable[Any]) -> None:
     infos.sort(key=lambda pair: pair[0].resource != "namespaces")  # stable: namespaces first
     for info, obj in infos:
         wire = object_to_wire(obj, info.api_version, info.kind)
-        meta = wire.setdefault("metadata", {})
-        meta.pop("resourceVersion", None)  # a create must not carry one
-        namespace = (meta.get("namespace") or "default") if info.namespaced else ""
-        if info.namespaced:
-            meta["namespace"] = namespace
-            ensure_namespace(server, namespace)
-        status = wire.get("status")
-        if info.resource == "namespaces" and namespace_exists(server, meta.get("name", "")):
+        name = (wire.get("metadata") or {}).get("name", "")
+        if info.resource == "namespaces" and namespace_exists(server, name):
             continue  # default, kube-system, ... exist from the start
-        created = server.create(info.resource, namespace, wire)
-        if status and "status" in info.subresources:
-            created["status"] = status
-            server.update(info.resource, namespace, created, subresource="status")
+        server.add_object(wire)
 
 
 def namespace_exists(server: APIServer, namespace: str) -> bool:

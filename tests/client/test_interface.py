@@ -71,5 +71,5 @@ def test_package_all_is_sorted_and_resolves():
     assert names == sorted(set(names))
     assert all(hasattr(minikcm.client, n) for n in names)
     public = {n for n in vars(minikcm.client) if not n.startswith("_")}
-    submodules = {"fake", "inprocess", "interface"}
+    submodules = {"fake", "inprocess", "interface", "rest"}
     assert public - submodules == set(names)
