@@ -1,0 +1,1 @@
+"""Tests for minikcm.controller.replicaset (mirrors minikcm/controller/replicaset)."""
