@@ -216,6 +216,7 @@ class EventBroadcasterImpl:
         self.deterministic = wait.DETERMINISTIC if deterministic is None else deterministic
         self.rng = rng if rng is not None else (random.Random(0) if self.deterministic else random.Random())
         self._lock = threading.Lock()
+        self._last_name_nanos = 0  # guarded by _lock: last stamp handed to an event name
         self._incoming: collections.deque[CoreV1Event] = collections.deque()  # Go: incoming chan (1000)
         self._watchers: list[EventWatcher] = []  # registration order; done ones are dropped
         self._stopped = False  # Go: the Broadcaster's stopped channel is closed
@@ -233,6 +234,21 @@ class EventBroadcasterImpl:
                 self.context_thread.start()
 
     # -- event.go ----------------------------------------------------------------------------------
+
+    def unique_unix_nano(self, t: datetime) -> int:
+        """No upstream twin: `t` in Unix nanoseconds, bumped past any stamp this broadcaster gave.
+
+        Differs from Go: Go's real clock never repeats a nanosecond, but a fake
+        clock does, and two events stamped at the same fake instant would get
+        the same name (the server refuses the second as AlreadyExists). Bumping
+        by one nanosecond keeps names unique and runs deterministic.
+        """
+        nanos = unix_nano(t)
+        with self._lock:
+            if nanos <= self._last_name_nanos:
+                nanos = self._last_name_nanos + 1
+            self._last_name_nanos = nanos
+            return nanos
     def start_recording_to_sink(self, sink: EventSink) -> EventWatcher:
         """Port of eventBroadcasterImpl.StartRecordingToSink (event.go).
 
@@ -689,7 +705,7 @@ class RecorderImpl:
         """
         t = self.clock.now()
         return CoreV1Event(
-            metadata=V1ObjectMeta(name=generate_event_name(ref.name or "", unix_nano(t), self.rng),
+            metadata=V1ObjectMeta(name=generate_event_name(ref.name or "", self.broadcaster.unique_unix_nano(t), self.rng),
                                   namespace=ref.namespace or NAMESPACE_DEFAULT,
                                   annotations=dict(annotations) if annotations else None),
             involved_object=ref.model_copy(deep=True),

@@ -599,3 +599,17 @@ def test_leader_election_lease_event_reaches_the_api_server():
     [event] = cs.core_v1().events("kube-system").list(ListOptions()).items
     assert (event.reason, event.message, event.involved_object.kind) == (
         "LeaderElection", "ctrl-a became leader", "Lease")
+
+
+def test_events_at_the_same_fake_instant_get_distinct_names():
+    # A fake clock repeats instants; the broadcaster must still hand out unique names.
+    from minikcm.clock import FakeClock
+    from minikcm.tools.record.event import new_broadcaster
+
+    clock = FakeClock()
+    b = new_broadcaster(clock=clock)
+    t = clock.now()
+    stamps = [b.unique_unix_nano(t) for _ in range(3)]
+    assert stamps == sorted(set(stamps)) and len(stamps) == 3
+    b2 = new_broadcaster(clock=FakeClock())
+    assert b2.unique_unix_nano(t) == stamps[0], "a fresh broadcaster starts again (determinism)"
