@@ -27,14 +27,18 @@ Start reading at: on_config, then on_files.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import json
 import math
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from xml.sax.saxutils import escape
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -338,8 +342,46 @@ def draw_versions(lang: str) -> str:
     return svg_document(width, height, words["title"], body)
 
 
+FIGURE_PACKAGE = "minikcm_docs_figures"
+"""docs/figures/ imported as a package under this name (mkdocs loads this hook as a file)."""
+
+
+def figure_module(name: str) -> ModuleType:
+    """docs/figures/<name>.py, imported as `minikcm_docs_figures.<name>` so its relative imports work."""
+    if FIGURE_PACKAGE not in sys.modules:
+        folder = Path(__file__).resolve().parent / "figures"
+        spec = importlib.util.spec_from_file_location(
+            FIGURE_PACKAGE, folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
+        assert spec is not None and spec.loader is not None
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[FIGURE_PACKAGE] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"{FIGURE_PACKAGE}.{name}")
+
+
+def chapter_figure(module: str, function: str) -> Callable[[str], str]:
+    """`draw(lang)` for a chapter figure written as `function(lang, charts)` in docs/figures/<module>.py.
+
+    The module is imported on first use and gets this hook module as `charts`
+    (the SVG helpers above) rather than importing it.
+    """
+
+    def draw(lang: str) -> str:
+        return getattr(figure_module(module), function)(lang, sys.modules[__name__])
+
+    return draw
+
+
 FIGURES: list[Figure] = [
     Figure("versions", draw_versions),
+    Figure("p1-lease-holder", chapter_figure("p1", "draw_lease_holder"), "minikcm demo run leader-failover --seed 1"),
+    Figure("p1-attempts", chapter_figure("p1", "draw_attempts"), "minikcm demo run leader-failover --seed 1"),
+    Figure("p2-relist-timeline", chapter_figure("p2", "draw_relist_timeline"), "minikcm demo run informer-relist --seed 1"),
+    Figure("p2-relist-counts", chapter_figure("p2", "draw_relist_counts"), "minikcm demo run informer-relist --seed 1"),
+    Figure("p2-retry-delays", chapter_figure("p2", "draw_retry_delays"), "minikcm demo run workqueue-retry --seed 1"),
+    Figure("wait-backoff-delays", chapter_figure("wait", "draw_backoff_delays"), "minikcm demo run wait-backoff --seed 1"),
+    Figure("wait-until-timelines", chapter_figure("wait", "draw_until_timelines"), "minikcm demo run wait-backoff --seed 1"),
 ]
 """Every generated figure. Chapters add theirs here (one line each)."""
 
