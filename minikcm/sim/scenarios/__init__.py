@@ -26,8 +26,17 @@ from minikcm.sim.scenarios.base import (
     UnknownScenarioError,
     Value,
 )
+from minikcm.sim.scenarios.cascade import build_cascade_delete
+from minikcm.sim.scenarios.deployment import (
+    build_paused_rollout,
+    build_proportional_scaling,
+    build_recreate,
+    build_rollback,
+    build_rolling_update,
+)
 from minikcm.sim.scenarios.informer import build_informer_relist
 from minikcm.sim.scenarios.leader import build_leader_failover
+from minikcm.sim.scenarios.replicaset import build_replicaset_scale
 from minikcm.sim.scenarios.wait import build_wait_backoff
 from minikcm.sim.scenarios.workqueue import build_workqueue_retry
 
@@ -52,6 +61,42 @@ SCENARIOS: dict[str, Scenario] = {
         "wait 库：Backoff、ExponentialBackoff 与 JitterUntil 在假时钟上的延迟",
         "wait: the delays of Backoff, ExponentialBackoff and JitterUntil on a fake clock",
         build_wait_backoff),
+    "rolling-update": Scenario(
+        "rolling-update", "p3",
+        "滚动更新：10 个副本、maxSurge 与 maxUnavailable 各 25%，镜像从 v1 换到 v2",
+        "Rolling update: 10 replicas, maxSurge and maxUnavailable 25%, image v1 to v2",
+        build_rolling_update),
+    "recreate": Scenario(
+        "recreate", "p3",
+        "Recreate 策略：旧 ReplicaSet 缩到 0、旧 Pod 全部退出后，新 ReplicaSet 才扩容",
+        "Recreate: the old ReplicaSet goes to 0 and its pods are gone before the new one scales up",
+        build_recreate),
+    "proportional-scaling": Scenario(
+        "proportional-scaling", "p3",
+        "按比例扩缩：卡住的滚动更新（8 旧 5 新）扩到 30 个副本后变成 20 与 13",
+        "Proportional scaling: a stuck rollout (8 old, 5 new) scaled to 30 becomes 20 and 13",
+        build_proportional_scaling),
+    "paused-rollout": Scenario(
+        "paused-rollout", "p3",
+        "暂停的上线：暂停时改镜像不建新 ReplicaSet，暂停时扩容，恢复后继续滚动更新",
+        "Paused rollout: a new image makes no ReplicaSet while paused, scaling still works, resume rolls out",
+        build_paused_rollout),
+    "rollback": Scenario(
+        "rollback", "p3",
+        "回滚：kubectl rollout undo 把模板改回修订版 1，旧 ReplicaSet 被复用为修订版 3",
+        "Rollback: kubectl rollout undo restores revision 1's template; its ReplicaSet returns as revision 3",
+        build_rollback),
+    "replicaset-scale": Scenario(
+        "replicaset-scale", "p4",
+        "ReplicaSet 扩缩：慢启动批次 1、2、4，按 ActivePodsWithRanks 顺序删除，被删的 Pod 被替换",
+        "ReplicaSet scaling: slow-start batches 1, 2, 4, deletion in ActivePodsWithRanks order, a pod replaced",
+        build_replicaset_scale),
+    "cascade-delete": Scenario(
+        "cascade-delete", "p4",
+        "级联删除：Foreground 先删 Pod 与 ReplicaSet 再删 Deployment，Background 反之，Orphan 留下它们",
+        "Cascade deletion: Foreground removes pods and ReplicaSets before the Deployment, Background after, "
+        "Orphan keeps them",
+        build_cascade_delete),
 }
 """Every scenario, by name, in the order `minikcm demo list` shows them (docs chapter order)."""
 
