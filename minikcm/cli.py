@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_controller_manager_command(sub)
     add_demo_command(sub)
     add_apiserver_command(sub)
+    add_exercises_command(sub)
     return parser
 
 
@@ -198,20 +199,20 @@ def cmd_demo_run(args: argparse.Namespace) -> int:
     return 0
 
 
-# Reconstructed by the demo helper: a concurrent edit of this file removed the apiserver helper's
-# definitions; these follow minikcm.apiserver.http.command.run. The apiserver owner should check them.
 def add_apiserver_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `minikcm apiserver` (minikcm.apiserver.http.command)."""
+    """Register `minikcm apiserver`: the embedded API server over HTTPS (minikcm.apiserver.http.command)."""
     parser = sub.add_parser(
-        "apiserver", help="serve the embedded API server over HTTPS until stopped",
-        description="Serve the embedded API server over HTTPS on loopback, write a kubeconfig "
-                    "(bearer token, mode 0600), and run until Ctrl-C or SIGTERM.")
-    parser.add_argument("--port", type=int, default=0, help="port to listen on (default: a free port)")
+        "apiserver", help="serve the embedded API server over HTTPS for kubectl and client libraries",
+        description="Serve the embedded API server over HTTPS on loopback with a generated CA and bearer "
+                    "token, write a kubeconfig (mode 0600) once it answers, and run until Ctrl-C or SIGTERM.")
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (default 0: a free port)")
     parser.add_argument("--bind-address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--allow-non-loopback", action="store_true",
                         help="allow a --bind-address other hosts can reach (the token is then the only protection)")
-    parser.add_argument("--kubeconfig", metavar="PATH", help="where to write the kubeconfig")
-    parser.add_argument("--data-dir", metavar="PATH", help="keep objects in SQLite here across restarts")
+    parser.add_argument("--kubeconfig", metavar="PATH",
+                        help="where to write the kubeconfig (default: in the data dir, or a temporary dir)")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="keep objects (SQLite), certificates and the token here across restarts")
     parser.set_defaults(func=cmd_apiserver)
 
 
@@ -221,6 +222,106 @@ def cmd_apiserver(args: argparse.Namespace) -> int:
 
     return run(port=args.port, kubeconfig=args.kubeconfig, data_dir=args.data_dir,
                bind_address=args.bind_address, allow_non_loopback=args.allow_non_loopback)
+
+
+def add_exercises_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `minikcm exercises list|start|check` (minikcm.exercises)."""
+    exercises = sub.add_parser(
+        "exercises", help="write real functions of the port and let the checker run them in the port",
+        description="Each chapter's exercises are real functions of minikcm with their bodies left out. "
+                    "`start` copies the starting files into a folder; `check` puts your functions into the "
+                    "running port and prints PASS or FAIL per exercise with a hint.")
+    ex_sub = exercises.add_subparsers(dest="exercises_command", metavar="ACTION")
+    listing = ex_sub.add_parser("list", help="list the chapters and their exercises")
+    listing.set_defaults(func=cmd_exercises_list)
+    start = ex_sub.add_parser(
+        "start", help="copy a chapter's starting files and a README into a folder",
+        description="Copy CHAPTER's starting files and a README into DIR (default ./minikcm-exercises/CHAPTER). "
+                    "Files you have edited are never overwritten unless you pass --force.")
+    start.add_argument("chapter", metavar="CHAPTER", help="a chapter from `minikcm exercises list`")
+    start.add_argument("--dir", metavar="DIR", help="where to put the files (default ./minikcm-exercises/CHAPTER)")
+    start.add_argument("--force", action="store_true", help="overwrite files that differ from the starting files")
+    start.set_defaults(func=cmd_exercises_start)
+    check = ex_sub.add_parser(
+        "check", help="check your functions (or, with --solution, the port's own)",
+        description="Load each exercise's function from DIR, put it into the running port in place of the real "
+                    "one, run its table of cases and a deterministic run of the port, and print PASS or FAIL "
+                    "per exercise. Exits 1 when any exercise fails.")
+    check.add_argument("chapter", metavar="CHAPTER", help="a chapter from `minikcm exercises list`")
+    check.add_argument("exercise", metavar="EXERCISE", nargs="*", help="only these exercises (default: all)")
+    check.add_argument("--dir", metavar="DIR", help="where your files are (default ./minikcm-exercises/CHAPTER)")
+    check.add_argument("--solution", action="store_true",
+                       help="check the port's own functions (the reference solutions) instead of your files")
+    check.set_defaults(func=cmd_exercises_check)
+    exercises.set_defaults(func=cmd_exercises_help, exercises_parser=exercises)
+
+
+def cmd_exercises_help(args: argparse.Namespace) -> int:
+    args.exercises_parser.print_help(sys.stderr)
+    return 2
+
+
+def cmd_exercises_list(args: argparse.Namespace) -> int:
+    """Print each chapter, then each of its exercises: file, the function it replaces, the goal."""
+    from minikcm.exercises import EXERCISES
+
+    for chapter in EXERCISES.values():
+        print(f"{chapter.id}: {chapter.title_en} / {chapter.title_zh}")
+        width = max(len(ex.file_name) for ex in chapter.exercises)
+        for ex in chapter.exercises:
+            print(f"  {ex.file_name:<{width}}  {ex.target.removeprefix('minikcm.')}")
+            print(f"  {'':<{width}}  {ex.goal_en}")
+    return 0
+
+
+def cmd_exercises_start(args: argparse.Namespace) -> int:
+    """Copy the starting files; refuse (exit 1) when that would overwrite the learner's edits."""
+    from pathlib import Path
+
+    from minikcm.exercises import UnknownChapterError, get_chapter
+    from minikcm.exercises.workspace import default_dir, start_chapter
+
+    try:
+        chapter = get_chapter(args.chapter)
+    except UnknownChapterError as err:
+        print(f"minikcm exercises start: {err}", file=sys.stderr)
+        return 2
+    dest = Path(args.dir) if args.dir else default_dir(chapter)
+    report = start_chapter(chapter, dest, force=args.force)
+    if report.refused:
+        print("minikcm exercises start: these files differ from the starting files (your work?); "
+              "nothing was written. Use --force to overwrite them:", file=sys.stderr)
+        for path in report.refused:
+            print(f"  {path}", file=sys.stderr)
+        return 1
+    for path in report.written:
+        print(f"wrote {path}")
+    for path in report.unchanged:
+        print(f"unchanged {path}")
+    chapter_arg = "" if args.dir is None else f" --dir {dest}"
+    print(f"Write the function bodies, then run: minikcm exercises check {chapter.id}{chapter_arg}")
+    return 0
+
+
+def cmd_exercises_check(args: argparse.Namespace) -> int:
+    """Check every (or the named) exercise of a chapter; exit 1 when one fails."""
+    from pathlib import Path
+
+    from minikcm.exercises import UnknownChapterError, get_chapter
+    from minikcm.exercises.workspace import check_chapter, default_dir, format_report
+
+    try:
+        chapter = get_chapter(args.chapter)
+        for name in args.exercise:
+            chapter.exercise(name)
+    except KeyError as err:  # an unknown chapter or exercise: the message lists what exists
+        print(f"minikcm exercises check: {err.args[0] if err.args else err}", file=sys.stderr)
+        return 2
+    dest = Path(args.dir) if args.dir else default_dir(chapter)
+    results = check_chapter(chapter, dest, solution=args.solution, only=args.exercise or None)
+    source = "the reference solutions (the port's own functions)" if args.solution else f"your files in {dest}"
+    print(format_report(chapter, results, source))
+    return 0 if all(r.passed for r in results) else 1
 
 
 def main(argv: list[str] | None = None) -> int:
