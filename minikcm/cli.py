@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_controller_manager_command(sub)
     add_demo_command(sub)
     add_apiserver_command(sub)
+    add_up_command(sub)
     add_exercises_command(sub)
     return parser
 
@@ -224,6 +225,78 @@ def cmd_apiserver(args: argparse.Namespace) -> int:
                bind_address=args.bind_address, allow_non_loopback=args.allow_non_loopback)
 
 
+def add_up_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `minikcm up`: API server, controller manager and simulated kubelet in one process (minikcm.up)."""
+    from minikcm.up import CONTROLLER_CLIENTS, IN_PROCESS
+
+    parser = sub.add_parser(
+        "up", help="run a whole small cluster: API server, controller manager, simulated kubelet",
+        description="Serve the embedded API server over HTTPS (loopback, generated CA and token), run "
+                    "kube-controller-manager's ported controllers with leader election on, and a simulated "
+                    "kubelet and volume binder that make pods Ready and claims Bound. The kubeconfig is written "
+                    "once the server answers. Runs until Ctrl-C or SIGTERM.")
+    parser.add_argument("--port", type=int, default=0, help="port to listen on (default 0: a free port)")
+    parser.add_argument("--bind-address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--allow-non-loopback", action="store_true",
+                        help="allow a --bind-address other hosts can reach (the token is then the only protection)")
+    parser.add_argument("--kubeconfig", metavar="PATH",
+                        help="where to write the kubeconfig (default: in the data dir, or a temporary dir)")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="keep objects (SQLite), certificates, the token and the lease identity here "
+                             "across restarts (default: in memory)")
+    parser.add_argument("--controllers", default="*", metavar="LIST",
+                        help="controllers to run, as kube-controller-manager's --controllers: '*' for all, "
+                             "'-name' to leave one out (default '*')")
+    parser.add_argument("--controller-client", choices=CONTROLLER_CLIENTS, default=IN_PROCESS,
+                        help="how the controllers reach the API server: in-process calls (default, fastest) "
+                             "or rest (HTTPS through the kubeconfig, as against a real cluster)")
+    parser.add_argument("--kubelet-nodes", type=int, default=3, metavar="N",
+                        help="simulated nodes sim-node-0 .. sim-node-<N-1> (default 3)")
+    parser.add_argument("--kubelet-start-delay", type=_duration, default=1.0, metavar="DURATION",
+                        help="from a pod's binding to Running, e.g. 1s or 250ms (default 1s)")
+    parser.add_argument("--kubelet-ready-delay", type=_duration, default=1.0, metavar="DURATION",
+                        help="from Running to Ready (default 1s)")
+    parser.add_argument("--kubelet-immediate-deletion", action="store_true",
+                        help="remove deleted pods at once instead of after their grace period (default 30s)")
+    parser.add_argument("--volume-bind-delay", type=_duration, default=1.0, metavar="DURATION",
+                        help="from a claim's creation to Bound (default 1s)")
+    parser.set_defaults(func=cmd_up)
+
+
+def _duration(text: str) -> float:
+    """A non-negative Go-style duration (`500ms`, `2s`) or plain seconds, for argparse."""
+    from minikcm.sim.kubelet import parse_duration
+
+    try:
+        value = parse_duration(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return value
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    """Run the cluster until stopped; the exit code comes from minikcm.up.run_up."""
+    import logging
+
+    from minikcm.sim.kubelet import KubeletConfig
+    from minikcm.up import run_up
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(threadName)s %(name)s: %(message)s")
+    if args.kubelet_nodes < 1:
+        print("minikcm up: --kubelet-nodes must be at least 1", file=sys.stderr)
+        return 2
+    kubelet = KubeletConfig(nodes=args.kubelet_nodes, start_delay=args.kubelet_start_delay,
+                            ready_delay=args.kubelet_ready_delay,
+                            finish_deletion_immediately=args.kubelet_immediate_deletion)
+    return run_up(port=args.port, kubeconfig=args.kubeconfig, data_dir=args.data_dir,
+                  bind_address=args.bind_address, allow_non_loopback=args.allow_non_loopback,
+                  controllers=args.controllers, controller_client=args.controller_client, kubelet=kubelet,
+                  volume_bind_delay=args.volume_bind_delay)
+
+
 def add_exercises_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `minikcm exercises list|start|check` (minikcm.exercises)."""
     exercises = sub.add_parser(
@@ -298,8 +371,8 @@ def cmd_exercises_start(args: argparse.Namespace) -> int:
         print(f"wrote {path}")
     for path in report.unchanged:
         print(f"unchanged {path}")
-    chapter_arg = "" if args.dir is None else f" --dir {dest}"
-    print(f"Write the function bodies, then run: minikcm exercises check {chapter.id}{chapter_arg}")
+    dir_arg = "" if args.dir is None else f" --dir {dest}"
+    print(f"Write the function bodies, then run: minikcm exercises check {chapter.id}{dir_arg}")
     return 0
 
 
@@ -307,7 +380,7 @@ def cmd_exercises_check(args: argparse.Namespace) -> int:
     """Check every (or the named) exercise of a chapter; exit 1 when one fails."""
     from pathlib import Path
 
-    from minikcm.exercises import UnknownChapterError, get_chapter
+    from minikcm.exercises import get_chapter
     from minikcm.exercises.workspace import check_chapter, default_dir, format_report
 
     try:

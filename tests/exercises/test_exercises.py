@@ -1,0 +1,365 @@
+"""The exercise meta-test (minikcm.exercises): every exercise works in both directions.
+
+For every exercise of the EXERCISES table: the reference solution (the port's
+own function) passes its check; the untouched starting file fails it, with
+NotImplementedError reported as a failure and never raised; the starting file
+completed with the port's own body passes the table (so its imports suffice);
+and the starting file repeats the real function's signature and docstring.
+For each chapter, at least one plausible but wrong solution fails.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from minikcm.exercises import EXERCISES, Chapter, Exercise, check_exercise, get_chapter
+from minikcm.exercises.base import (
+    NOT_WRITTEN,
+    STARTING_FILE_MARKER,
+    ExerciseResult,
+    load_learner_function,
+    substitute,
+)
+from minikcm.exercises.workspace import learner_module_name
+
+ALL_EXERCISES = [pytest.param(chapter, ex, id=f"{chapter.id}/{ex.name}")
+                 for chapter in EXERCISES.values() for ex in chapter.exercises]
+
+
+def failures(result: ExerciseResult) -> str:
+    return result.error or "\n".join(f"{o.name}: {o.message}" for o in result.failures())
+
+
+def load(chapter: Chapter, ex: Exercise, path: Path) -> object:
+    return load_learner_function(path, ex.name, learner_module_name(chapter, ex) + "_test")
+
+
+# -- the table ----------------------------------------------------------------------------------------
+
+
+def test_every_chapter_has_at_least_three_exercises():
+    assert list(EXERCISES) == ["overview", "p1", "p2-informers", "p2-workqueue", "wait"]
+    for chapter_id, chapter in EXERCISES.items():
+        assert chapter.id == chapter_id
+        assert len(chapter.exercises) >= 3, chapter_id
+
+
+def test_start_folders_hold_exactly_the_starting_files():
+    for chapter in EXERCISES.values():
+        files = sorted(p.name for p in chapter.start_dir.glob("*.py") if p.name != "__init__.py")
+        assert files == sorted(ex.file_name for ex in chapter.exercises), chapter.id
+
+
+# -- both directions, for every exercise ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("chapter, ex", ALL_EXERCISES)
+def test_reference_solution_passes(chapter, ex):
+    result = check_exercise(ex, ex.reference())
+    assert result.passed, failures(result)
+    assert any(o.name for o in result.outcomes), "an exercise without cases checks nothing"
+
+
+@pytest.mark.parametrize("chapter, ex", ALL_EXERCISES)
+def test_untouched_starting_file_fails_every_case(chapter, ex):
+    result = check_exercise(ex, load(chapter, ex, chapter.start_dir / ex.file_name))
+    assert not result.passed
+    table = [o for o in result.outcomes if not o.skipped]
+    assert table and all(not o.ok for o in table), [o.name for o in table if o.ok]
+    assert all(o.message.startswith(NOT_WRITTEN) for o in table), failures(result)
+    assert all(o.skipped for o in result.outcomes if o not in table)
+
+
+@pytest.mark.parametrize("chapter, ex", ALL_EXERCISES)
+def test_starting_file_completed_with_the_ports_body_passes(chapter, ex, tmp_path):
+    """The starting file's imports suffice: with the port's own body pasted in, the table passes."""
+    path = tmp_path / ex.file_name
+    path.write_text(complete_with_reference_body(chapter.starting_text(ex), ex), encoding="utf-8")
+    fn = load(chapter, ex, path)
+    assert fn is not ex.reference()
+    result = check_exercise(ex, fn, runs=False)
+    assert result.passed, failures(result)
+
+
+def complete_with_reference_body(starting: str, ex: Exercise) -> str:
+    """The starting file with its `raise NotImplementedError` line replaced by the reference's body."""
+    source = textwrap.dedent(inspect.getsource(ex.reference()))
+    fn_node = ast.parse(source).body[0]
+    assert isinstance(fn_node, ast.FunctionDef)
+    body = fn_node.body
+    first = body[1] if ast.get_docstring(fn_node) is not None else body[0]
+    lines = source.splitlines()[first.lineno - 1:]
+    marker = f'    raise NotImplementedError("{STARTING_FILE_MARKER} '
+    kept = [line for line in starting.splitlines() if not line.startswith(marker)]
+    assert len(kept) == len(starting.splitlines()) - 1, "the starting file must raise exactly once"
+    return "\n".join(kept) + "\n" + "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("chapter, ex", ALL_EXERCISES)
+def test_starting_file_repeats_signature_and_docstring(chapter, ex):
+    """The starting file is a copy: same parameters, defaults, annotations and docstring as the port's function."""
+    real = ex.reference()
+    start = load(chapter, ex, chapter.start_dir / ex.file_name)
+    assert start.__name__ == real.__name__ == ex.name
+
+    def shape(fn):
+        sig = inspect.signature(fn)
+        params = [(p.name, p.kind, p.default, None if p.name == "self" else str(p.annotation))
+                  for p in sig.parameters.values()]
+        return params, str(sig.return_annotation)
+
+    assert shape(start) == shape(real)
+    if real.__doc__ is not None:
+        assert inspect.getdoc(start) == inspect.getdoc(real)
+    else:
+        assert start.__doc__, "a starting file needs a docstring even where the port has none"
+    text = chapter.starting_text(ex)
+    assert text.startswith(f'"""Exercise {chapter.id}/{ex.name}: ')
+    assert "Check it: minikcm exercises check " + chapter.id in text
+
+
+def test_substitution_is_undone():
+    ex = get_chapter("p2-workqueue").exercise("add")
+    original = ex.reference()
+
+    def wrong(self, item):
+        raise AssertionError("must not run after the check")
+
+    with substitute(ex.target, wrong):
+        assert ex.reference() is wrong
+    assert ex.reference() is original
+    fn = get_chapter("p2-informers").exercise("meta_namespace_key_func")
+    import minikcm.tools.cache as cache
+    import minikcm.tools.cache.the_real_fifo as the_real_fifo
+
+    before = (cache.meta_namespace_key_func, the_real_fifo.meta_namespace_key_func)
+    with substitute(fn.target, wrong):
+        assert (cache.meta_namespace_key_func, the_real_fifo.meta_namespace_key_func) == (wrong, wrong)
+    assert (cache.meta_namespace_key_func, the_real_fifo.meta_namespace_key_func) == before
+
+
+# -- plausible but wrong solutions ----------------------------------------------------------------------
+
+WRONG_IS_CONTROLLER_ENABLED = '''
+def is_controller_enabled(name, disabled_by_default_controllers, controllers):
+    # Wrong: forgets the controllers that are off by default, and lets "*" win over order.
+    if "-" + name in controllers:
+        return False
+    return name in controllers or "*" in controllers
+'''
+
+WRONG_NEW_LEADER_ELECTOR = '''
+from minikcm.tools.leaderelection.leaderelection import JITTER_FACTOR, LeaderElector
+
+
+def new_leader_elector(lec, clock=None, rng=None):
+    # Wrong: "<" where upstream refuses equality too.
+    if lec.lease_duration < lec.renew_deadline:
+        raise ValueError("leaseDuration must be greater than renewDeadline")
+    if lec.renew_deadline < JITTER_FACTOR * lec.retry_period:
+        raise ValueError("renewDeadline must be greater than retryPeriod*JitterFactor")
+    for field, message in (("lease_duration", "leaseDuration"), ("renew_deadline", "renewDeadline"),
+                           ("retry_period", "retryPeriod")):
+        if getattr(lec, field) <= 0:
+            raise ValueError(message + " must be greater than zero")
+    if lec.callbacks.on_started_leading is None:
+        raise ValueError("OnStartedLeading callback must not be nil")
+    if lec.callbacks.on_stopped_leading is None:
+        raise ValueError("OnStoppedLeading callback must not be nil")
+    if lec.lock is None:
+        raise ValueError("Lock must not be nil.")
+    if lec.lock.identity() == "":
+        raise ValueError("Lock identity is empty")
+    return LeaderElector(lec, clock=clock, rng=rng)
+'''
+
+WRONG_TRY_ACQUIRE_OR_RENEW = '''
+from datetime import timedelta
+
+from minikcm.apimachinery import errors
+from minikcm.tools.leaderelection.resourcelock.interface import LeaderElectionRecord
+
+
+def try_acquire_or_renew(self):
+    # Wrong: decides expiry from the record's own renewTime instead of our observed time.
+    lock = self.config.lock
+    now = self.clock.now()
+    ler = LeaderElectionRecord(holder_identity=lock.identity(), lease_duration_seconds=int(self.config.lease_duration),
+                               renew_time=now, acquire_time=now)
+    try:
+        old, raw = lock.get()
+    except Exception as err:
+        if not errors.is_not_found(err):
+            return False
+        try:
+            lock.create(ler)
+        except Exception:
+            return False
+        self.set_observed_record(ler)
+        return True
+    if raw != self.observed_raw_record:
+        self.set_observed_record(old)
+        self.observed_raw_record = raw
+    renewed = old.renew_time or now
+    live = renewed + timedelta(seconds=old.lease_duration_seconds) > now
+    if old.holder_identity not in ("", lock.identity()) and live:
+        return False
+    if old.holder_identity == lock.identity():
+        ler.acquire_time, ler.leader_transitions = old.acquire_time, old.leader_transitions
+    else:
+        ler.leader_transitions = old.leader_transitions + 1
+    try:
+        lock.update(ler)
+    except Exception:
+        return False
+    self.set_observed_record(ler)
+    return True
+'''
+
+WRONG_META_NAMESPACE_KEY_FUNC = '''
+from minikcm.tools.cache.store import meta_accessor
+
+
+def meta_namespace_key_func(obj):
+    # Wrong: always "namespace/name", even for cluster-scoped objects and explicit keys.
+    meta = meta_accessor(obj)
+    return f"{meta.namespace}/{meta.name}"
+'''
+
+WRONG_IS_DELETION_DUP = '''
+from minikcm.tools.cache.delta_fifo import DELETED
+
+
+def is_deletion_dup(a, b):
+    # Wrong: keeps the newer deletion, even when it is a tombstone.
+    if a.type == DELETED and b.type == DELETED:
+        return a
+    return None
+'''
+
+WRONG_ADD = '''
+def add(self, item):
+    # Wrong: ignores the processing set, so a key being worked on is handed to a second worker.
+    with self._cond:
+        if self.shutting_down_flag or item in self.dirty:
+            return
+        self.dirty.add(item)
+        self.queue.push(item)
+        self._cond.notify()
+'''
+
+WRONG_WHEN = '''
+def when(self, item):
+    # Wrong: counts from 1, so the first retry already waits twice the base delay.
+    with self._lock:
+        self.failures[item] = self.failures.get(item, 0) + 1
+        return min(self.base_delay * 2 ** self.failures[item], self.max_delay)
+'''
+
+WRONG_EXPONENTIAL_BACKOFF = '''
+from dataclasses import replace
+
+from minikcm.apimachinery.wait import WaitTimeoutError
+from minikcm.clock import or_real
+
+
+def exponential_backoff(backoff, condition, clock=None):
+    # Wrong: sleeps after the last try as well.
+    clk = or_real(clock)
+    backoff = replace(backoff)
+    for _ in range(backoff.steps):
+        if condition():
+            return
+        clk.sleep(backoff.step())
+    raise WaitTimeoutError()
+'''
+
+WRONG_BACKOFF_UNTIL = '''
+def backoff_until(f, backoff, sliding, stop):
+    # Wrong: looks at stop only after waiting, so a stopped loop still calls f once.
+    while True:
+        timer = backoff.backoff() if not sliding else None
+        f()
+        if sliding:
+            timer = backoff.backoff()
+        if not timer.wait(stop):
+            timer.stop()
+            return
+'''
+
+WRONG_SOLUTIONS = [
+    # chapter,        exercise,                  source,                         a case that must fail
+    pytest.param("overview", "is_controller_enabled", WRONG_IS_CONTROLLER_ENABLED, "off by default",
+                 id="overview/is_controller_enabled-ignores-defaults"),
+    pytest.param("p1", "new_leader_elector", WRONG_NEW_LEADER_ELECTOR, "lease-not-above-renew",
+                 id="p1/new_leader_elector-accepts-equal-durations"),
+    pytest.param("p1", "try_acquire_or_renew", WRONG_TRY_ACQUIRE_OR_RENEW, "expiry-is-judged-on-our-own-clock",
+                 id="p1/try_acquire_or_renew-trusts-the-record's-times"),
+    pytest.param("p2-informers", "meta_namespace_key_func", WRONG_META_NAMESPACE_KEY_FUNC,
+                 "cluster-scoped-has-no-slash", id="p2-informers/key-always-has-a-slash"),
+    pytest.param("p2-informers", "is_deletion_dup", WRONG_IS_DELETION_DUP, "a-tombstone-after-a-real-deletion",
+                 id="p2-informers/dedup-keeps-the-tombstone"),
+    pytest.param("p2-workqueue", "add", WRONG_ADD, "re-add-while-processing-waits-for-done",
+                 id="p2-workqueue/add-ignores-processing"),
+    pytest.param("p2-workqueue", "when", WRONG_WHEN, "doubles-per-item-and-forget-resets",
+                 id="p2-workqueue/when-counts-from-one"),
+    pytest.param("wait", "exponential_backoff", WRONG_EXPONENTIAL_BACKOFF, "never-true-gives-up-after-steps",
+                 id="wait/exponential_backoff-sleeps-after-the-last-try"),
+    pytest.param("wait", "backoff_until", WRONG_BACKOFF_UNTIL, "stopped-before-start-never-calls-f",
+                 id="wait/backoff_until-calls-f-after-stop"),
+]
+
+
+@pytest.mark.parametrize("chapter_id, name, source, failing_case", WRONG_SOLUTIONS)
+def test_plausible_but_wrong_solution_fails(chapter_id, name, source, failing_case, tmp_path):
+    chapter = get_chapter(chapter_id)
+    ex = chapter.exercise(name)
+    path = tmp_path / ex.file_name
+    path.write_text(source, encoding="utf-8")
+    result = check_exercise(ex, load(chapter, ex, path))
+    assert not result.passed
+    failed = {o.name: o.message for o in result.failures()}
+    assert failing_case in failed, sorted(failed)
+    assert not failed[failing_case].startswith(NOT_WRITTEN)
+
+
+def test_every_chapter_has_a_plausible_wrong_solution():
+    assert {p.values[0] for p in WRONG_SOLUTIONS} == set(EXERCISES)
+
+
+def test_a_loop_that_ignores_stop_is_cut_off(tmp_path):
+    """A backoff loop that never stops fails its case through a budget instead of hanging the check."""
+    chapter = get_chapter("wait")
+    ex = chapter.exercise("backoff_until")
+    path = tmp_path / ex.file_name
+    path.write_text("def backoff_until(f, backoff, sliding, stop):\n"
+                    "    while True:\n"
+                    "        f()\n"
+                    "        backoff.backoff().wait(None)\n", encoding="utf-8")
+    result = check_exercise(ex, load(chapter, ex, path))
+    messages = [o.message for o in result.failures()]
+    assert any("the loop does not stop" in m for m in messages), messages
+
+
+# -- the exercise pages ------------------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.mark.parametrize("page", ["exercises.md", "exercises.en.md"])
+def test_exercise_pages_describe_every_exercise(page):
+    """docs/exercises*.md: a section per chapter, a heading per exercise with the same ids in both languages."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    for chapter in EXERCISES.values():
+        assert f"{{ #{chapter.id} }}" in text, chapter.id
+        assert f"minikcm exercises check {chapter.id}" in text
+        if chapter.reading_map:
+            assert f"]({chapter.reading_map})" in text
+        for ex in chapter.exercises:
+            anchor = f"{chapter.id}-{ex.name.replace('_', '-')}"
+            assert f"### `{ex.file_name}` {{ #{anchor} }}" in text, anchor
