@@ -227,8 +227,6 @@ def cmd_apiserver(args: argparse.Namespace) -> int:
 
 def add_up_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `minikcm up`: API server, controller manager and simulated kubelet in one process (minikcm.up)."""
-    from minikcm.up import CONTROLLER_CLIENTS, IN_PROCESS
-
     parser = sub.add_parser(
         "up", help="run a whole small cluster: API server, controller manager, simulated kubelet",
         description="Serve the embedded API server over HTTPS (loopback, generated CA and token), run "
@@ -247,7 +245,7 @@ def add_up_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     parser.add_argument("--controllers", default="*", metavar="LIST",
                         help="controllers to run, as kube-controller-manager's --controllers: '*' for all, "
                              "'-name' to leave one out (default '*')")
-    parser.add_argument("--controller-client", choices=CONTROLLER_CLIENTS, default=IN_PROCESS,
+    parser.add_argument("--controller-client", choices=("in-process", "rest"), default="in-process",  # minikcm.up
                         help="how the controllers reach the API server: in-process calls (default, fastest) "
                              "or rest (HTTPS through the kubeconfig, as against a real cluster)")
     parser.add_argument("--kubelet-nodes", type=int, default=3, metavar="N",
