@@ -569,12 +569,18 @@ PVC_SPEC_IMMUTABLE_MSG = (
 
 
 def validate_persistent_volume_claim_update(new: dict[str, Any], old: dict[str, Any]) -> ErrorList:
-    """Port of ValidatePersistentVolumeClaimUpdate (simplified): only requests and the attributes class change."""
+    """Port of ValidatePersistentVolumeClaimUpdate (simplified): only requests and the attributes class change.
+
+    As upstream, `spec.volumeName` may be set once while it is still empty
+    (binding a claim to a volume); after that it is immutable like the rest.
+    """
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
     errs.extend(validate_persistent_volume_claim_spec(spec_of(new), new_path("spec")))
     clone = copy.deepcopy(spec_of(new))
     old_spec = spec_of(old)
     copy_key(clone, old_spec, "volumeAttributesClassName")
+    if not old_spec.get("volumeName"):
+        copy_key(clone, old_spec, "volumeName")  # binding sets it once
     if "resources" in clone or "resources" in old_spec:
         resources = clone.setdefault("resources", {})
         copy_key(resources, old_spec.get("resources") or {}, "requests")

@@ -298,6 +298,7 @@ UPDATE_CASES = [
     pytest.param("pods", {"spec.terminationGracePeriodSeconds": 60}, [POD_UPDATE_MSG], id="pod-grace-period-immutable"),
     pytest.param("persistentvolumeclaims", {"spec.resources.requests.storage": "2Gi"}, [], id="valid-pvc-resize"),
     pytest.param("persistentvolumeclaims", {"spec.storageClassName": "fast"}, ["spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"], id="pvc-spec-immutable"),
+    pytest.param("persistentvolumeclaims", {"spec.volumeName": "pv-1"}, [], id="pvc-volume-name-set-once-while-empty"),
     pytest.param("services", {"spec.ports.0.port": 8080, "spec.ports.0.targetPort": 8080}, [], id="valid-service-ports-change"),
     pytest.param("namespaces", {"metadata.labels.team": "a"}, [], id="valid-namespace-labels"),
     pytest.param("leases", {"spec.holderIdentity": "b", "spec.leaseTransitions": 1}, [], id="valid-lease-takeover"),
