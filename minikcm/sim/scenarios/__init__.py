@@ -37,6 +37,7 @@ from minikcm.sim.scenarios.deployment import (
 from minikcm.sim.scenarios.informer import build_informer_relist
 from minikcm.sim.scenarios.leader import build_leader_failover
 from minikcm.sim.scenarios.replicaset import build_replicaset_scale
+from minikcm.sim.scenarios.statefulset import build_statefulset_ordered, build_statefulset_partition
 from minikcm.sim.scenarios.wait import build_wait_backoff
 from minikcm.sim.scenarios.workqueue import build_workqueue_retry
 
@@ -97,6 +98,17 @@ SCENARIOS: dict[str, Scenario] = {
         "Cascade deletion: Foreground removes pods and ReplicaSets before the Deployment, Background after, "
         "Orphan keeps them",
         build_cascade_delete),
+    "statefulset-ordered": Scenario(
+        "statefulset-ordered", "p5",
+        "StatefulSet 有序扩缩：web-0 就绪后才建 web-1，依次扩到 5 个，缩容时从最高序号逐个删除",
+        "StatefulSet ordered scaling: web-1 only after web-0 is ready, up to 5 one by one, down from the highest",
+        build_statefulset_ordered),
+    "statefulset-partition": Scenario(
+        "statefulset-partition", "p5",
+        "StatefulSet 分区滚动更新：partition=3 只更新 web-3、web-4，被删的 web-1 以旧修订版回来，partition=0 后全部更新",
+        "StatefulSet partitioned update: partition=3 updates only web-3 and web-4, a deleted web-1 returns at the "
+        "old revision, partition=0 updates the rest",
+        build_statefulset_partition),
 }
 """Every scenario, by name, in the order `minikcm demo list` shows them (docs chapter order)."""
 
