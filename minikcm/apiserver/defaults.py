@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MAX_UNAVAILABLE_STATEFUL_SET = True
-"""The MaxUnavailableStatefulSet feature gate (beta, on by default since v1.35)."""
+from minikcm import features
+
 
 DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30
 DEFAULT_SCHEDULER_NAME = "default-scheduler"
@@ -116,7 +116,8 @@ def set_defaults_stateful_set(obj: dict[str, Any]) -> None:
 
     podManagementPolicy OrderedReady; updateStrategy RollingUpdate (with an
     empty rollingUpdate block only when the type itself was defaulted); for a
-    RollingUpdate with a rollingUpdate block, partition 0 and maxUnavailable 1;
+    RollingUpdate with a rollingUpdate block, partition 0 (and maxUnavailable 1 only
+    when the MaxUnavailableStatefulSet gate is on: beta, off by default at v1.36);
     PVC retention Retain/Retain; replicas 1; revisionHistoryLimit 10.
     """
     spec = _sub(obj, "spec")
@@ -131,7 +132,9 @@ def set_defaults_stateful_set(obj: dict[str, Any]) -> None:
     if strategy["type"] == "RollingUpdate" and isinstance(rolling_update, dict):
         if rolling_update.get("partition") is None:
             rolling_update["partition"] = 0
-        if MAX_UNAVAILABLE_STATEFUL_SET and rolling_update.get("maxUnavailable") is None:
+        # Only with the MaxUnavailableStatefulSet gate on (beta, off by default at v1.36).
+        if features.DEFAULT_FEATURE_GATE.enabled(features.MAX_UNAVAILABLE_STATEFUL_SET) and \
+                rolling_update.get("maxUnavailable") is None:
             rolling_update["maxUnavailable"] = 1
     retention = _sub(spec, "persistentVolumeClaimRetentionPolicy")
     if _unset(retention, "whenDeleted"):

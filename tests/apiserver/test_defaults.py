@@ -111,7 +111,7 @@ STATEFUL_SET_CASES = [
         {},
         {
             "podManagementPolicy": "OrderedReady",
-            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 0, "maxUnavailable": 1}},
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}},
             "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Retain", "whenScaled": "Retain"},
             "replicas": 1,
             "revisionHistoryLimit": 10,
@@ -144,7 +144,7 @@ STATEFUL_SET_CASES = [
         {"updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 2}}, "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Delete"}},
         {
             "podManagementPolicy": "OrderedReady",
-            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 2, "maxUnavailable": 1}},
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 2}},
             "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Delete", "whenScaled": "Retain"},
             "replicas": 1,
             "revisionHistoryLimit": 10,
@@ -343,3 +343,15 @@ def test_defaulting_is_idempotent():
     once = copy.deepcopy(obj)
     default_object("deployments", obj)
     assert obj == once
+
+
+def test_stateful_set_max_unavailable_defaults_only_with_its_gate():
+    # MaxUnavailableStatefulSet is beta and off by default at v1.36; with it on, maxUnavailable defaults to 1.
+    from minikcm import features
+    from minikcm.apiserver.defaults import default_object
+
+    obj = {"metadata": {"name": "db"}, "spec": {}}
+    with features.set_feature_gate_during_test(features.DEFAULT_FEATURE_GATE,
+                                               features.MAX_UNAVAILABLE_STATEFUL_SET, True):
+        default_object("statefulsets", obj)
+    assert obj["spec"]["updateStrategy"]["rollingUpdate"] == {"partition": 0, "maxUnavailable": 1}

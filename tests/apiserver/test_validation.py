@@ -192,7 +192,7 @@ CREATE_CASES = [
     # --- StatefulSet (ValidateStatefulSetSpec) ---
     pytest.param("statefulsets", {"spec.podManagementPolicy": "Bogus"}, ['spec.podManagementPolicy: Invalid value: "Bogus": must be \'OrderedReady\' or \'Parallel\''], id="pod-management-policy"),
     pytest.param("statefulsets", {"spec.updateStrategy": {"type": "Bogus"}}, ['spec.updateStrategy: Invalid value: {"type":"Bogus"}: must be \'RollingUpdate\' or \'OnDelete\''], id="update-strategy-type"),
-    pytest.param("statefulsets", {"spec.updateStrategy.type": "OnDelete"}, ['spec.updateStrategy.rollingUpdate: Invalid value: {"maxUnavailable":1,"partition":0}: only allowed for updateStrategy \'RollingUpdate\''], id="on-delete-without-rolling-update"),
+    pytest.param("statefulsets", {"spec.updateStrategy.type": "OnDelete"}, ['spec.updateStrategy.rollingUpdate: Invalid value: {"partition":0}: only allowed for updateStrategy \'RollingUpdate\''], id="on-delete-without-rolling-update"),
     pytest.param("statefulsets", {"spec.updateStrategy.rollingUpdate.partition": -1}, [f"spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: {NONNEG}"], id="partition-nonnegative"),
     pytest.param("statefulsets", {"spec.updateStrategy.rollingUpdate.maxUnavailable": 0}, ["spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0"], id="sts-max-unavailable-not-zero"),
     pytest.param("statefulsets", {"spec.updateStrategy.rollingUpdate.maxUnavailable": "120%"}, ['spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%'], id="sts-max-unavailable-at-most-100-percent"),
