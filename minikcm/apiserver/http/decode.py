@@ -15,7 +15,9 @@ MAX_YAML_NODES nodes (a "billion laughs" body is a few hundred bytes). JSON
 `NaN`/`Infinity` are refused as Go's decoder refuses them. Nesting deeper than
 Python's recursion limit is a 400, as is a number too long to convert.
 
-Differs from upstream: no protobuf or CBOR bodies (415 UnsupportedMediaType).
+Differs from upstream: no CBOR bodies, and no protobuf bodies here (415
+UnsupportedMediaType): protobuf needs the type the endpoint expects, so the
+REST handler decodes those itself with `minikcm.apiserver.http.protobuf`.
 """
 
 from __future__ import annotations

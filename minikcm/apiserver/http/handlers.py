@@ -20,13 +20,15 @@ which the server writes as chunked newline-delimited JSON.
 
 Start reading at: RESTHandler.handle, then RESTHandler.resource.
 
-Not ported: protobuf and CBOR, `sendInitialEvents`, `resourceVersionMatch`
+Not ported: protobuf responses and CBOR, `sendInitialEvents`, `resourceVersionMatch`
 (accepted, ignored), managedFields (`fieldManager` is accepted and passed on).
-Tricky: a client asking for protobuf *responses* is fine (every kubectl Accept
-header also lists JSON), but kubectl's `create <kind>` generators (checked:
+Tricky: kubectl's `create <kind>` generators (checked with kubectl 1.32:
 `kubectl create namespace|deployment|service`) send protobuf *bodies* through
-client-go's typed clients and get 415 UnsupportedMediaType; `kubectl create -f`,
-`kubectl apply -f` and `kubectl run` send JSON and work.
+client-go's typed clients (`Accept: application/vnd.kubernetes.protobuf,application/json`).
+Create and update decode them with `minikcm.apiserver.http.protobuf` for the
+kinds it has tables for, and answer in JSON, which that Accept header allows;
+an Accept of protobuf alone gets 406. `kubectl create -f`, `kubectl apply -f`
+and `kubectl run` send JSON.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from minikcm.apimachinery import errors, field, meta, types
 from minikcm.apimachinery.schema import GroupKind, GroupResource
 from minikcm.apimachinery.watch import BOOKMARK, ERROR, Event, Interface as WatchInterface
 from minikcm.apiserver import patcher
-from minikcm.apiserver.http import decode, discovery, fieldvalidation, openapi, routes, tables
+from minikcm.apiserver.http import decode, discovery, fieldvalidation, openapi, protobuf, routes, tables
 from minikcm.apiserver.http.routes import Endpoint, ResourceRequest
 from minikcm.apiserver.server import APIServer
 
@@ -392,15 +394,28 @@ class RESTHandler:
 
     # -- writes ----------------------------------------------------------------------------
 
-    def decoded_body(self, request: Request) -> decode.Decoded:
-        return decode.decode_body(request.body, request.header("Content-Type"))
+    def decoded_body(self, request: Request, req: ResourceRequest | None = None) -> decode.Decoded:
+        """The request body as JSON values; protobuf only for objects of `req`'s main resource.
+
+        Protobuf bodies (kubectl's `create <kind>` generators) are decoded by
+        `minikcm.apiserver.http.protobuf` as the object the endpoint expects.
+        Subresources do not take them: their tables skip `status`, which would
+        lose a status update silently.
+        """
+        content_type = request.header("Content-Type")
+        if decode.media_type(content_type) == protobuf.CONTENT_TYPE and req is not None:
+            if req.subresource is not None:
+                raise decode.unsupported_media_type(protobuf.CONTENT_TYPE)
+            api_version = f"{req.info.group}/{req.info.version}" if req.info.group else req.info.version
+            return decode.Decoded(protobuf.decode_object(request.body, api_version, req.info.kind))
+        return decode.decode_body(request.body, content_type)
 
     def create(self, req: ResourceRequest, request: Request) -> Response:
         """Port of createHandler (apiserver/pkg/endpoints/handlers/create.go)."""
         target = negotiate(request.header("Accept"), False)
         directive = fieldvalidation.parse_directive(request.param("fieldValidation"), "CreateOptions")
         dry_run = parse_dry_run(request.query.get("dryRun"), "CreateOptions")
-        decoded = self.decoded_body(request)
+        decoded = self.decoded_body(request, req)
         model, kind, version = self.body_model(req)
         checked = fieldvalidation.validate_object(decoded.value, model, kind, version, directive,
                                                   decoded.duplicates)
@@ -416,7 +431,7 @@ class RESTHandler:
         target = negotiate(request.header("Accept"), False)
         directive = fieldvalidation.parse_directive(request.param("fieldValidation"), "UpdateOptions")
         dry_run = parse_dry_run(request.query.get("dryRun"), "UpdateOptions")
-        decoded = self.decoded_body(request)
+        decoded = self.decoded_body(request, req)
         model, kind, version = self.body_model(req)
         checked = fieldvalidation.validate_object(decoded.value, model, kind, version, directive,
                                                   decoded.duplicates)

@@ -26,6 +26,9 @@ Design notes:
 - A watch notices a client that went away either when a write fails or, when
   idle, by polling its socket every WATCH_POLL_SECONDS; either way the
   server-side watch is stopped and nothing is logged above DEBUG.
+- Accepted sockets get TCP_NODELAY (as Go sets on every TCP connection), and
+  a response's headers and body go out in one write (`take_headers`): with
+  Nagle's algorithm on, every request waited ~40 ms for a delayed ACK.
 - Shutdown sets `stopping`, stops the accept loop, shuts the sockets of open
   connections (waking idle keep-alive readers and ending watches) and waits a
   bounded time for their threads.
@@ -139,6 +142,7 @@ class HTTPSServer(ThreadingHTTPServer):
         self._track(request)
         conn = None
         try:
+            set_no_delay(request)
             conn = self.accept_tls(request)
             if conn is None:
                 return
@@ -217,6 +221,21 @@ class HTTPSServer(ThreadingHTTPServer):
                 _shutdown_socket(sock)
             self._lock.wait_for(lambda: not self._open, timeout=wait_seconds)
         self.server_close()
+
+
+def set_no_delay(sock: socket.socket) -> None:
+    """Turn off Nagle's algorithm on an accepted connection (Go's net package does this for every TCP conn).
+
+    Tricky: with Nagle on, a response written in two pieces (TLS records for
+    the headers, then the body) waits for the client to acknowledge the
+    first piece before sending the second, and clients delay that
+    acknowledgement by up to 40 ms: every request took about 45 ms instead of
+    about 1.5 ms.
+    """
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except OSError:
+        pass  # not a TCP socket (or already closed); there is no delay to avoid
 
 
 def _shutdown_socket(sock: socket.socket) -> None:
@@ -376,12 +395,23 @@ class RequestHandler(BaseHTTPRequestHandler):
                 self.send_header(name, value)
             if self.close_connection:
                 self.send_header("Connection", "close")
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(response.body)
+            head = self.take_headers()  # instead of end_headers: headers and body leave in one write
+            self.wfile.write(head if self.command == "HEAD" else head + response.body)
         except (OSError, ValueError) as err:  # ValueError: write to a closed file
             log.debug("client left before the response was written: %s", err)
             self.close_connection = True
+
+    def take_headers(self) -> bytes:
+        """The buffered status line and headers with their closing blank line, taken from the buffer unsent.
+
+        end_headers would write them at once, in a TLS record and TCP segment
+        of their own; `write` sends them together with the body instead.
+        """
+        buffered: list[bytes] = getattr(self, "_headers_buffer", [])  # BaseHTTPRequestHandler's buffer
+        self._headers_buffer = []
+        if self.request_version == "HTTP/0.9":
+            return b""  # HTTP/0.9 answers have no headers
+        return b"".join(buffered) + b"\r\n"
 
     def stream_watch(self, stream: WatchStream) -> None:
         """Port of WatchServer.HandleHTTP (apiserver/pkg/endpoints/handlers/watch.go), in small.

@@ -280,7 +280,9 @@ BAD_BODY_CASES = [
     pytest.param(b"[1, 2]", "application/json", 400, id="not-an-object"),
     pytest.param(b"\xff\xfe", "application/json", 400, id="not-utf8"),
     pytest.param(b"", "application/json", 400, id="empty"),
-    pytest.param(b"\x0a\x03abc", "application/vnd.kubernetes.protobuf", 415, id="protobuf"),
+    pytest.param(b"\x0a\x03abc", "application/vnd.kubernetes.protobuf", 400, id="protobuf-without-prefix"),
+    pytest.param(b"k8s\x00" + b"\x0a\x10\x0a\x07apps/v1\x12\x05Lease", "application/vnd.kubernetes.protobuf", 415,
+                 id="protobuf-kind-without-table"),
 ]
 
 
