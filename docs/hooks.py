@@ -375,13 +375,23 @@ def chapter_figure(module: str, function: str) -> Callable[[str], str]:
 
 FIGURES: list[Figure] = [
     Figure("versions", draw_versions),
+    Figure("overview-failover", chapter_figure("overview", "draw_failover"), ".venv/bin/python docs/figures/overview.py"),
+    Figure("overview-startup", chapter_figure("overview", "draw_startup"), ".venv/bin/python docs/figures/overview.py"),
     Figure("p1-lease-holder", chapter_figure("p1", "draw_lease_holder"), "minikcm demo run leader-failover --seed 1"),
     Figure("p1-attempts", chapter_figure("p1", "draw_attempts"), "minikcm demo run leader-failover --seed 1"),
     Figure("p2-relist-timeline", chapter_figure("p2", "draw_relist_timeline"), "minikcm demo run informer-relist --seed 1"),
     Figure("p2-relist-counts", chapter_figure("p2", "draw_relist_counts"), "minikcm demo run informer-relist --seed 1"),
     Figure("p2-retry-delays", chapter_figure("p2", "draw_retry_delays"), "minikcm demo run workqueue-retry --seed 1"),
+    Figure("p3-rolling-steps", chapter_figure("p3", "draw_rolling_steps"), "minikcm demo run rolling-update --seed 1"),
+    Figure("p3-proportional", chapter_figure("p3", "draw_proportional"), "minikcm demo run proportional-scaling --seed 1"),
+    Figure("p3-recreate-gap", chapter_figure("p3", "draw_recreate_gap"), "minikcm demo run recreate --seed 1"),
+    Figure("p4-slow-start", chapter_figure("p4", "draw_slow_start"), "minikcm demo run replicaset-scale --seed 1"),
+    Figure("p4-pod-lives", chapter_figure("p4", "draw_pod_lives"), "minikcm demo run replicaset-scale --seed 1"),
+    Figure("p5-ordered-pods", chapter_figure("p5", "draw_ordered_pods"), "minikcm demo run statefulset-ordered --seed 1"),
+    Figure("p5-partition-revisions", chapter_figure("p5", "draw_partition_revisions"), "minikcm demo run statefulset-partition --seed 1"),
     Figure("wait-backoff-delays", chapter_figure("wait", "draw_backoff_delays"), "minikcm demo run wait-backoff --seed 1"),
     Figure("wait-until-timelines", chapter_figure("wait", "draw_until_timelines"), "minikcm demo run wait-backoff --seed 1"),
+    Figure("appendix-resource-versions", chapter_figure("appendix", "draw_resource_versions"), "minikcm demo run informer-relist --seed 1"),
 ]
 """Every generated figure. Chapters add theirs here (one line each)."""
 

@@ -556,7 +556,7 @@ def new_real_fifo_with_options(opts: RealFIFOOptions) -> RealFIFO:
 
     Raises:
         RuntimeError: inconsistent options (Go panics): known_objects with
-        atomic_events, or unlock_while_processing / emit_delta_type_bookmark
-        without it, or neither known_objects nor atomic_events.
+            atomic_events, or unlock_while_processing / emit_delta_type_bookmark
+            without it, or neither known_objects nor atomic_events.
     """
     return RealFIFO(opts)
