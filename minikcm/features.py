@@ -88,6 +88,31 @@ LOGARITHMIC_SCALE_DOWN = "LogarithmicScaleDown"
 COORDINATED_LEADER_ELECTION = "CoordinatedLeaderElection"
 """LeaseCandidate-based leader election (not ported). Beta, off."""
 
+# Gates that controller descriptors require (cmd/kube-controller-manager/app). None of
+# these controllers is ported: the value only decides whether `*` reports one as gated
+# off or as not ported. APIServerIdentity and StorageVersionAPI are generic apiserver
+# gates that kube_features.go lists too.
+API_SERVER_IDENTITY = "APIServerIdentity"
+"""Identity leases for API servers (storageversion-garbage-collector-controller). Beta, on."""
+CLUSTER_TRUST_BUNDLE = "ClusterTrustBundle"
+"""ClusterTrustBundle objects (kube-apiserver-serving-clustertrustbundle-publisher-controller). Beta, off."""
+DRA_DEVICE_TAINTS = "DRADeviceTaints"
+"""Taints on DRA devices (device-taint-eviction-controller). Beta, on (since 1.36)."""
+DYNAMIC_RESOURCE_ALLOCATION = "DynamicResourceAllocation"
+"""Dynamic resource allocation (resourceclaim-controller). GA, locked on."""
+MULTI_CIDR_SERVICE_ALLOCATOR = "MultiCIDRServiceAllocator"
+"""ServiceCIDR and IPAddress objects (service-cidr-controller). GA, locked on."""
+POD_CERTIFICATE_REQUEST = "PodCertificateRequest"
+"""PodCertificateRequest objects (podcertificaterequest-cleaner-controller). Beta, off."""
+SELINUX_CHANGE_POLICY = "SELinuxChangePolicy"
+"""SELinux change policy (selinux-warning-controller). GA, locked on (since 1.36)."""
+SEPARATE_TAINT_EVICTION_CONTROLLER = "SeparateTaintEvictionController"
+"""Taint eviction runs as its own controller (taint-eviction-controller). GA, locked on."""
+STORAGE_VERSION_API = "StorageVersionAPI"
+"""StorageVersion objects (storageversion-garbage-collector-controller). Alpha, off."""
+VOLUME_ATTRIBUTES_CLASS = "VolumeAttributesClass"
+"""VolumeAttributesClass objects (volumeattributesclass-protection-controller). GA, locked on (since 1.36)."""
+
 DEFAULT_FEATURE_SPECS: dict[str, FeatureSpec] = {
     IN_ORDER_INFORMERS: FeatureSpec(True, GA, lock_to_default=True),
     ATOMIC_FIFO: FeatureSpec(True, BETA),
@@ -105,8 +130,19 @@ DEFAULT_FEATURE_SPECS: dict[str, FeatureSpec] = {
     POD_DELETION_COST: FeatureSpec(True, BETA),
     LOGARITHMIC_SCALE_DOWN: FeatureSpec(True, GA, lock_to_default=True),
     COORDINATED_LEADER_ELECTION: FeatureSpec(False, BETA),
+    API_SERVER_IDENTITY: FeatureSpec(True, BETA),
+    CLUSTER_TRUST_BUNDLE: FeatureSpec(False, BETA),
+    DRA_DEVICE_TAINTS: FeatureSpec(True, BETA),
+    DYNAMIC_RESOURCE_ALLOCATION: FeatureSpec(True, GA, lock_to_default=True),
+    MULTI_CIDR_SERVICE_ALLOCATOR: FeatureSpec(True, GA, lock_to_default=True),
+    POD_CERTIFICATE_REQUEST: FeatureSpec(False, BETA),
+    SELINUX_CHANGE_POLICY: FeatureSpec(True, GA, lock_to_default=True),
+    SEPARATE_TAINT_EVICTION_CONTROLLER: FeatureSpec(True, GA, lock_to_default=True),
+    STORAGE_VERSION_API: FeatureSpec(False, ALPHA),
+    VOLUME_ATTRIBUTES_CLASS: FeatureSpec(True, GA, lock_to_default=True),
 }
-"""The 1.36 state of every gate minikcm reads (shared/reference/upstream-map.md, A.4)."""
+"""The 1.36 state of every gate minikcm reads (shared/reference/upstream-map.md, A.4; the
+descriptor gates as read in kube_features.go at kubernetes/kubernetes@008b3652959c)."""
 
 
 class FeatureGate:

@@ -38,9 +38,11 @@ NOT_EQUALS = "!="
 class Fields(Protocol):
     """Port of Fields (pkg/fields/fields.go): read access to an object's selectable fields."""
 
-    def has(self, field: str) -> bool: ...
+    def has(self, field: str) -> bool:
+        """Port of Fields.Has (pkg/fields/fields.go)."""
 
-    def get(self, field: str) -> str: ...
+    def get(self, field: str) -> str:
+        """Port of Fields.Get (pkg/fields/fields.go)."""
 
 
 class Set(dict[str, str]):
@@ -103,17 +105,23 @@ class Selector(Protocol):
     Implementations are immutable values: transform returns a new selector.
     """
 
-    def matches(self, fields: Fields | Mapping[str, str]) -> bool: ...
+    def matches(self, fields: Fields | Mapping[str, str]) -> bool:
+        """Port of Selector.Matches (pkg/fields/selector.go)."""
 
-    def empty(self) -> bool: ...
+    def empty(self) -> bool:
+        """Port of Selector.Empty (pkg/fields/selector.go)."""
 
-    def requires_exact_match(self, field: str) -> tuple[str, bool]: ...
+    def requires_exact_match(self, field: str) -> tuple[str, bool]:
+        """Port of Selector.RequiresExactMatch (pkg/fields/selector.go)."""
 
-    def transform(self, fn: TransformFunc) -> Selector: ...
+    def transform(self, fn: TransformFunc) -> Selector:
+        """Port of Selector.Transform (pkg/fields/selector.go)."""
 
-    def requirements(self) -> Requirements: ...
+    def requirements(self) -> Requirements:
+        """Port of Selector.Requirements (pkg/fields/selector.go)."""
 
-    def deep_copy_selector(self) -> Selector: ...
+    def deep_copy_selector(self) -> Selector:
+        """Port of Selector.DeepCopySelector (pkg/fields/selector.go)."""
 
     def __str__(self) -> str: ...
 
@@ -123,24 +131,30 @@ class NothingSelector:
     """Port of nothingSelector (pkg/fields/selector.go): matches no object at all."""
 
     def matches(self, fields: Fields | Mapping[str, str]) -> bool:
+        """Port of nothingSelector.Matches (pkg/fields/selector.go)."""
         return False
 
     def empty(self) -> bool:
+        """Port of nothingSelector.Empty (pkg/fields/selector.go)."""
         return False
 
     def __str__(self) -> str:
         return ""
 
     def requirements(self) -> Requirements:
+        """Port of nothingSelector.Requirements (pkg/fields/selector.go)."""
         return []
 
     def deep_copy_selector(self) -> Selector:
+        """Port of nothingSelector.DeepCopySelector (pkg/fields/selector.go)."""
         return self
 
     def requires_exact_match(self, field: str) -> tuple[str, bool]:
+        """Port of nothingSelector.RequiresExactMatch (pkg/fields/selector.go)."""
         return "", False
 
     def transform(self, fn: TransformFunc) -> Selector:
+        """Port of nothingSelector.Transform (pkg/fields/selector.go)."""
         return self
 
 
@@ -165,29 +179,35 @@ class HasTerm:
     value: str = ""
 
     def matches(self, ls: Fields | Mapping[str, str]) -> bool:
+        """Port of hasTerm.Matches (pkg/fields/selector.go)."""
         return _get(ls, self.field) == self.value
 
     def empty(self) -> bool:
+        """Port of hasTerm.Empty (pkg/fields/selector.go)."""
         return False
 
     def requires_exact_match(self, field: str) -> tuple[str, bool]:
+        """Port of hasTerm.RequiresExactMatch (pkg/fields/selector.go)."""
         if self.field == field:
             return self.value, True
         return "", False
 
     def transform(self, fn: TransformFunc) -> Selector:
+        """Port of hasTerm.Transform (pkg/fields/selector.go)."""
         field, value = fn(self.field, self.value)
         if not field and not value:
             return everything()
         return HasTerm(field, value)
 
     def requirements(self) -> Requirements:
+        """Port of hasTerm.Requirements (pkg/fields/selector.go)."""
         return [Requirement(field=self.field, operator=EQUALS, value=self.value)]
 
     def __str__(self) -> str:
         return f"{self.field}={escape_value(self.value)}"
 
     def deep_copy_selector(self) -> Selector:
+        """Port of hasTerm.DeepCopySelector (pkg/fields/selector.go)."""
         return HasTerm(self.field, self.value)
 
 
@@ -199,27 +219,33 @@ class NotHasTerm:
     value: str = ""
 
     def matches(self, ls: Fields | Mapping[str, str]) -> bool:
+        """Port of notHasTerm.Matches (pkg/fields/selector.go)."""
         return _get(ls, self.field) != self.value
 
     def empty(self) -> bool:
+        """Port of notHasTerm.Empty (pkg/fields/selector.go)."""
         return False
 
     def requires_exact_match(self, field: str) -> tuple[str, bool]:
+        """Port of notHasTerm.RequiresExactMatch (pkg/fields/selector.go)."""
         return "", False
 
     def transform(self, fn: TransformFunc) -> Selector:
+        """Port of notHasTerm.Transform (pkg/fields/selector.go)."""
         field, value = fn(self.field, self.value)
         if not field and not value:
             return everything()
         return NotHasTerm(field, value)
 
     def requirements(self) -> Requirements:
+        """Port of notHasTerm.Requirements (pkg/fields/selector.go)."""
         return [Requirement(field=self.field, operator=NOT_EQUALS, value=self.value)]
 
     def __str__(self) -> str:
         return f"{self.field}!={escape_value(self.value)}"
 
     def deep_copy_selector(self) -> Selector:
+        """Port of notHasTerm.DeepCopySelector (pkg/fields/selector.go)."""
         return NotHasTerm(self.field, self.value)
 
 
@@ -233,6 +259,7 @@ class AndTerm:
     terms: list[Selector] = dataclass_field(default_factory=list)
 
     def matches(self, ls: Fields | Mapping[str, str]) -> bool:
+        """Port of andTerm.Matches (pkg/fields/selector.go)."""
         return all(q.matches(ls) for q in self.terms)
 
     def empty(self) -> bool:
@@ -241,6 +268,7 @@ class AndTerm:
 
     def requires_exact_match(self, field: str) -> tuple[str, bool]:
         # The first inner selector that pins `field` wins.
+        """Port of andTerm.RequiresExactMatch (pkg/fields/selector.go)."""
         for t in self.terms:
             value, found = t.requires_exact_match(field)
             if found:
@@ -249,6 +277,7 @@ class AndTerm:
 
     def transform(self, fn: TransformFunc) -> Selector:
         # Terms that the function blanks out (both sides "") are dropped.
+        """Port of andTerm.Transform (pkg/fields/selector.go)."""
         nxt: list[Selector] = []
         for s in self.terms:
             n = s.transform(fn)
@@ -257,6 +286,7 @@ class AndTerm:
         return AndTerm(nxt)
 
     def requirements(self) -> Requirements:
+        """Port of andTerm.Requirements (pkg/fields/selector.go)."""
         reqs: Requirements = []
         for s in self.terms:
             reqs.extend(s.requirements())
@@ -266,6 +296,7 @@ class AndTerm:
         return ",".join(str(q) for q in self.terms)
 
     def deep_copy_selector(self) -> Selector:
+        """Port of andTerm.DeepCopySelector (pkg/fields/selector.go)."""
         return AndTerm([t.deep_copy_selector() for t in self.terms])
 
 

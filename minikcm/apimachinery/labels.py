@@ -186,26 +186,52 @@ def _child(path: field.Path | None, name: str) -> field.Path:
 class Selector(Protocol):
     """Port of Selector (selector.go). Implementations are immutable values."""
 
-    def matches(self, labels: Labels | None) -> bool: ...
-    def empty(self) -> bool: ...
+    def matches(self, labels: Labels | None) -> bool:
+        """Port of Selector.Matches (selector.go)."""
+    def empty(self) -> bool:
+        """Port of Selector.Empty (selector.go)."""
+
     def __str__(self) -> str: ...
-    def add(self, *reqs: Requirement) -> Selector: ...
-    def requirements(self) -> tuple[list[Requirement], bool]: ...
-    def deep_copy_selector(self) -> Selector: ...
-    def requires_exact_match(self, label: str) -> tuple[str, bool]: ...
+
+    def add(self, *reqs: Requirement) -> Selector:
+        """Port of Selector.Add (selector.go)."""
+    def requirements(self) -> tuple[list[Requirement], bool]:
+        """Port of Selector.Requirements (selector.go)."""
+    def deep_copy_selector(self) -> Selector:
+        """Port of Selector.DeepCopySelector (selector.go)."""
+    def requires_exact_match(self, label: str) -> tuple[str, bool]:
+        """Port of Selector.RequiresExactMatch (selector.go)."""
 
 
 @dataclass(frozen=True)
 class NothingSelector:
     """Port of nothingSelector (selector.go): matches no labels, not even empty ones."""
 
-    def matches(self, labels: Labels | None) -> bool: return False
-    def empty(self) -> bool: return False
+    def matches(self, labels: Labels | None) -> bool:
+        """Port of nothingSelector.Matches (selector.go)."""
+        return False
+
+    def empty(self) -> bool:
+        """Port of nothingSelector.Empty (selector.go)."""
+        return False
+
     def __str__(self) -> str: return ""
-    def add(self, *reqs: Requirement) -> Selector: return self
-    def requirements(self) -> tuple[list[Requirement], bool]: return [], False
-    def deep_copy_selector(self) -> Selector: return self
-    def requires_exact_match(self, label: str) -> tuple[str, bool]: return "", False
+
+    def add(self, *reqs: Requirement) -> Selector:
+        """Port of nothingSelector.Add (selector.go)."""
+        return self
+
+    def requirements(self) -> tuple[list[Requirement], bool]:
+        """Port of nothingSelector.Requirements (selector.go)."""
+        return [], False
+
+    def deep_copy_selector(self) -> Selector:
+        """Port of nothingSelector.DeepCopySelector (selector.go)."""
+        return self
+
+    def requires_exact_match(self, label: str) -> tuple[str, bool]:
+        """Port of nothingSelector.RequiresExactMatch (selector.go)."""
+        return "", False
 
 
 _SHARED_NOTHING_SELECTOR = NothingSelector()

@@ -50,9 +50,11 @@ class GroupVersionResource:
     resource: str
 
     def group_resource(self) -> GroupResource:
+        """Port of GroupVersionResource.GroupResource (runtime/schema/group_version.go)."""
         return GroupResource(self.group, self.resource)
 
     def group_version(self) -> str:
+        """Port of GroupVersionResource.GroupVersion (runtime/schema/group_version.go)."""
         return f"{self.group}/{self.version}" if self.group else self.version
 
     def __str__(self) -> str:
@@ -68,9 +70,11 @@ class GroupVersionKind:
     kind: str
 
     def group_kind(self) -> GroupKind:
+        """Port of GroupVersionKind.GroupKind (runtime/schema/group_version.go)."""
         return GroupKind(self.group, self.kind)
 
     def group_version(self) -> str:
+        """Port of GroupVersionKind.GroupVersion (runtime/schema/group_version.go)."""
         return f"{self.group}/{self.version}" if self.group else self.version
 
     def __str__(self) -> str:

@@ -126,8 +126,10 @@ class ResultChan:
 class Interface(Protocol):
     """Port of watch.Interface: stop the watch, and read its events."""
 
-    def stop(self) -> None: ...
-    def result_chan(self) -> ResultChan: ...
+    def stop(self) -> None:
+        """Port of Interface.Stop (watch/watch.go): end the watch; its result channel closes."""
+    def result_chan(self) -> ResultChan:
+        """Port of Interface.ResultChan (watch/watch.go): where the events arrive."""
 
 
 class FakeWatcher:
@@ -138,28 +140,36 @@ class FakeWatcher:
         self.stopped = False
 
     def stop(self) -> None:
+        """Port of FakeWatcher.Stop (watch/watch.go)."""
         self.stopped = True
         self._chan.close()
 
     def is_stopped(self) -> bool:
+        """Port of FakeWatcher.IsStopped (watch/watch.go)."""
         return self.stopped
 
     def result_chan(self) -> ResultChan:
+        """Port of FakeWatcher.ResultChan (watch/watch.go)."""
         return self._chan
 
     def add(self, obj: Any) -> None:
+        """Port of FakeWatcher.Add (watch/watch.go): send an ADDED event."""
         self._chan.put(Event(ADDED, obj))
 
     def modify(self, obj: Any) -> None:
+        """Port of FakeWatcher.Modify (watch/watch.go): send a MODIFIED event."""
         self._chan.put(Event(MODIFIED, obj))
 
     def delete(self, last_value: Any) -> None:
+        """Port of FakeWatcher.Delete (watch/watch.go): send a DELETED event."""
         self._chan.put(Event(DELETED, last_value))
 
     def error(self, status: Any) -> None:
+        """Port of FakeWatcher.Error (watch/watch.go): send an ERROR event."""
         self._chan.put(Event(ERROR, status))
 
     def action(self, action: EventType, obj: Any) -> None:
+        """Port of FakeWatcher.Action (watch/watch.go): send an event of any type."""
         self._chan.put(Event(action, obj))
 
     def __repr__(self) -> str:

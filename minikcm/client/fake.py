@@ -105,15 +105,19 @@ class Action:
     subresource: str = ""
 
     def get_namespace(self) -> str:
+        """Port of ActionImpl.GetNamespace (testing/actions.go)."""
         return self.namespace
 
     def get_verb(self) -> str:
+        """Port of ActionImpl.GetVerb (testing/actions.go)."""
         return self.verb
 
     def get_resource(self) -> GroupVersionResource:
+        """Port of ActionImpl.GetResource (testing/actions.go)."""
         return self.resource
 
     def get_subresource(self) -> str:
+        """Port of ActionImpl.GetSubresource (testing/actions.go)."""
         return self.subresource
 
     def matches(self, verb: str, resource: str) -> bool:
@@ -155,9 +159,11 @@ class GetAction(Action):
     get_options: GetOptions = field(default_factory=GetOptions)
 
     def get_name(self) -> str:
+        """Port of GetActionImpl.GetName (testing/actions.go)."""
         return self.name
 
     def get_get_options(self) -> GetOptions:
+        """Port of GetActionImpl.GetGetOptions (testing/actions.go)."""
         return self.get_options
 
     def target_name(self) -> str:
@@ -173,6 +179,7 @@ class ListAction(Action):
     list_options: ListOptions = field(default_factory=ListOptions)
 
     def get_kind(self) -> GroupVersionKind:
+        """Port of ListActionImpl.GetKind (testing/actions.go)."""
         return self.kind
 
     def get_list_restrictions(self) -> ListRestrictions:
@@ -181,6 +188,7 @@ class ListAction(Action):
         return ListRestrictions(label_sel, field_sel)
 
     def get_list_options(self) -> ListOptions:
+        """Port of ListActionImpl.GetListOptions (testing/actions.go)."""
         return self.list_options
 
 
@@ -193,9 +201,11 @@ class CreateAction(Action):
     create_options: CreateOptions = field(default_factory=CreateOptions)
 
     def get_object(self) -> Any:
+        """Port of CreateActionImpl.GetObject (testing/actions.go)."""
         return self.object
 
     def get_create_options(self) -> CreateOptions:
+        """Port of CreateActionImpl.GetCreateOptions (testing/actions.go)."""
         return self.create_options
 
     def target_name(self) -> str:
@@ -210,9 +220,11 @@ class UpdateAction(Action):
     update_options: UpdateOptions = field(default_factory=UpdateOptions)
 
     def get_object(self) -> Any:
+        """Port of UpdateActionImpl.GetObject (testing/actions.go)."""
         return self.object
 
     def get_update_options(self) -> UpdateOptions:
+        """Port of UpdateActionImpl.GetUpdateOptions (testing/actions.go)."""
         return self.update_options
 
     def target_name(self) -> str:
@@ -229,15 +241,19 @@ class PatchAction(Action):
     patch_options: PatchOptions = field(default_factory=PatchOptions)
 
     def get_name(self) -> str:
+        """Port of PatchActionImpl.GetName (testing/actions.go)."""
         return self.name
 
     def get_patch(self) -> bytes:
+        """Port of PatchActionImpl.GetPatch (testing/actions.go)."""
         return self.patch
 
     def get_patch_type(self) -> PatchType:
+        """Port of PatchActionImpl.GetPatchType (testing/actions.go)."""
         return self.patch_type
 
     def get_patch_options(self) -> PatchOptions:
+        """Port of PatchActionImpl.GetPatchOptions (testing/actions.go)."""
         return self.patch_options
 
     def target_name(self) -> str:
@@ -252,9 +268,11 @@ class DeleteAction(Action):
     delete_options: DeleteOptions = field(default_factory=DeleteOptions)
 
     def get_name(self) -> str:
+        """Port of DeleteActionImpl.GetName (testing/actions.go)."""
         return self.name
 
     def get_delete_options(self) -> DeleteOptions:
+        """Port of DeleteActionImpl.GetDeleteOptions (testing/actions.go)."""
         return self.delete_options
 
     def target_name(self) -> str:
@@ -269,13 +287,16 @@ class DeleteCollectionAction(Action):
     list_options: ListOptions = field(default_factory=ListOptions)
 
     def get_list_restrictions(self) -> ListRestrictions:
+        """Port of DeleteCollectionActionImpl.GetListRestrictions (testing/actions.go)."""
         label_sel, field_sel, _ = extract_from_list_options(self.list_options)
         return ListRestrictions(label_sel, field_sel)
 
     def get_delete_options(self) -> DeleteOptions:
+        """Port of DeleteCollectionActionImpl.GetDeleteOptions (testing/actions.go)."""
         return self.delete_options
 
     def get_list_options(self) -> ListOptions:
+        """Port of DeleteCollectionActionImpl.GetListOptions (testing/actions.go)."""
         return self.list_options
 
 
@@ -290,6 +311,7 @@ class WatchAction(Action):
         return WatchRestrictions(*extract_from_list_options(self.list_options))
 
     def get_list_options(self) -> ListOptions:
+        """Port of WatchActionImpl.GetListOptions (testing/actions.go)."""
         return self.list_options
 
 
@@ -392,15 +414,19 @@ WatchReactionFunc = Callable[[Action], "tuple[bool, watch.Interface | None, Base
 class Reactor(Protocol):
     """Port of Reactor: decides whether it handles an action, then reacts to it."""
 
-    def handles(self, action: Action) -> bool: ...
-    def react(self, action: Action) -> tuple[bool, Any, BaseException | None]: ...
+    def handles(self, action: Action) -> bool:
+        """Port of Reactor.Handles (testing/fake.go): whether this reactor deals with `action`."""
+    def react(self, action: Action) -> tuple[bool, Any, BaseException | None]:
+        """Port of Reactor.React (testing/fake.go): (handled, object); raise for an error."""
 
 
 class WatchReactor(Protocol):
     """Port of WatchReactor."""
 
-    def handles(self, action: Action) -> bool: ...
-    def react(self, action: Action) -> tuple[bool, watch.Interface | None, BaseException | None]: ...
+    def handles(self, action: Action) -> bool:
+        """Port of WatchReactor.Handles (testing/fake.go)."""
+    def react(self, action: Action) -> tuple[bool, watch.Interface | None, BaseException | None]:
+        """Port of WatchReactor.React (testing/fake.go)."""
 
 
 def resource_covers(resource: str, action: Action) -> bool:
@@ -429,6 +455,7 @@ class SimpleReactor:
         return verb_covers and resource_covers(self.resource, action)
 
     def react(self, action: Action) -> tuple[bool, Any, BaseException | None]:
+        """Port of SimpleReactor.React (testing/fixture.go): call the reaction."""
         return self.reaction(action)
 
 
@@ -440,9 +467,11 @@ class SimpleWatchReactor:
     reaction: WatchReactionFunc
 
     def handles(self, action: Action) -> bool:
+        """Port of SimpleWatchReactor.Handles (testing/fixture.go)."""
         return resource_covers(self.resource, action)
 
     def react(self, action: Action) -> tuple[bool, watch.Interface | None, BaseException | None]:
+        """Port of SimpleWatchReactor.React (testing/fixture.go): call the reaction."""
         return self.reaction(action)
 
 

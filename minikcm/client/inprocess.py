@@ -74,6 +74,8 @@ WireDict = dict[str, Any]
 
 SCALE_API_VERSION = "autoscaling/v1"
 SCALE_KIND = "Scale"
+BINDING_API_VERSION = "v1"
+BINDING_KIND = "Binding"
 
 
 # --- conversion at the edge --------------------------------------------------------
@@ -413,6 +415,30 @@ class TypedClientWithScale(TypedClientWithStatus[T, L]):
         return self.model_out(self.invoke(action, on_server), V1Scale)
 
 
+class PodClient(TypedClientWithStatus[T, L]):
+    """The pods client, with the expansion a scheduler uses (pod_expansion.go)."""
+
+    def bind(self, binding: Any, opts: CreateOptions | None = None) -> None:
+        """Port of pods.Bind (kubernetes/typed/core/v1/pod_expansion.go): create pods/binding.
+
+        The call goes to this client's namespace. With a Fake attached it is
+        recorded as a `create` of `pods` with subresource `binding`, whose object
+        is the binding (client-go's fake Bind records the same).
+        Differs from Go: the recorded action carries this client's namespace
+        (client-go's fake takes the binding's).
+        """
+        action = CreateAction(verb="create", resource=self.gvr, namespace=self.namespace,
+                              subresource="binding", name=object_meta(binding).name or "",
+                              object=binding, create_options=opts or CreateOptions())
+
+        def on_server(a: CreateAction) -> WireDict:
+            return self.clientset.server.create(
+                self.resource, a.namespace, object_to_wire(a.object, BINDING_API_VERSION, BINDING_KIND),
+                subresource="binding", dry_run=is_dry_run(a.create_options.dry_run))
+
+        self.invoke(action, on_server)
+
+
 class EventClient(TypedClient[T, L]):
     """The events client, with the expansions the event recorder uses (event_expansion.go)."""
 
@@ -453,7 +479,7 @@ class CoreV1Client:
         return TypedClientWithStatus(self.clientset, "namespaces", "")
 
     def pods(self, namespace: str) -> interface.PodInterface:
-        return TypedClientWithStatus(self.clientset, "pods", namespace)
+        return PodClient(self.clientset, "pods", namespace)
 
     def events(self, namespace: str) -> interface.EventInterface:
         return EventClient(self.clientset, "events", namespace)

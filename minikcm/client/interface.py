@@ -12,8 +12,8 @@ Start reading at: Interface, then ResourceInterface.
 
 Not ported: Apply/ApplyStatus/ApplyScale (send a patch of type APPLY_PATCH_TYPE
 instead), the ...WithContext twins, Discovery(), every API group and resource
-beyond the ones the embedded server serves, the pod expansions (Bind, Evict,
-GetLogs, ProxyGet, UpdateEphemeralContainers, UpdateResize), Namespace Finalize,
+beyond the ones the embedded server serves, the pod expansions other than Bind
+(Evict, GetLogs, ProxyGet, UpdateEphemeralContainers, UpdateResize), Namespace Finalize,
 Event Search and GetFieldSelector.
 Differs from Go:
 - client-go generates one method list per resource. Here one generic protocol,
@@ -33,6 +33,7 @@ from typing import Any, Protocol, TypeVar
 from kubernetes.client import (
     CoreV1Event,
     CoreV1EventList,
+    V1Binding,
     V1ControllerRevision,
     V1ControllerRevisionList,
     V1Deployment,
@@ -152,7 +153,22 @@ class NamespaceInterface(ResourceInterface[V1Namespace, V1NamespaceList],
     """Port of NamespaceInterface (kubernetes/typed/core/v1/namespace.go)."""
 
 
-class PodInterface(ResourceInterface[V1Pod, V1PodList], StatusInterface[V1Pod], Protocol):
+class PodExpansion(Protocol):
+    """Port of PodExpansion (kubernetes/typed/core/v1/pod_expansion.go), the part a scheduler uses."""
+
+    def bind(self, binding: V1Binding | WireDict, opts: CreateOptions | None = None) -> None:
+        """Port of pods.Bind (kubernetes/typed/core/v1/pod_expansion.go).
+
+        Assigns the pod `binding.metadata.name` to the node `binding.target.name`
+        by creating the pods/binding subresource, as a scheduler does. The
+        request goes to this client's namespace; the binding's own namespace is
+        not used.
+        Raises: StatusError, e.g. 409 Conflict when the pod already has a node.
+        """
+        ...
+
+
+class PodInterface(ResourceInterface[V1Pod, V1PodList], StatusInterface[V1Pod], PodExpansion, Protocol):
     """Port of PodInterface (kubernetes/typed/core/v1/pod.go)."""
 
 
@@ -196,11 +212,16 @@ class ServiceInterface(ResourceInterface[V1Service, V1ServiceList],
 class CoreV1Interface(Protocol):
     """Port of CoreV1Interface (kubernetes/typed/core/v1/core_client.go), the resources we serve."""
 
-    def namespaces(self) -> NamespaceInterface: ...
-    def pods(self, namespace: str) -> PodInterface: ...
-    def events(self, namespace: str) -> EventInterface: ...
-    def persistent_volume_claims(self, namespace: str) -> PersistentVolumeClaimInterface: ...
-    def services(self, namespace: str) -> ServiceInterface: ...
+    def namespaces(self) -> NamespaceInterface:
+        """Port of CoreV1Interface.Namespaces (kubernetes/typed/core/v1/core_client.go)."""
+    def pods(self, namespace: str) -> PodInterface:
+        """Port of CoreV1Interface.Pods (kubernetes/typed/core/v1/core_client.go)."""
+    def events(self, namespace: str) -> EventInterface:
+        """Port of CoreV1Interface.Events (kubernetes/typed/core/v1/core_client.go)."""
+    def persistent_volume_claims(self, namespace: str) -> PersistentVolumeClaimInterface:
+        """Port of CoreV1Interface.PersistentVolumeClaims (kubernetes/typed/core/v1/core_client.go)."""
+    def services(self, namespace: str) -> ServiceInterface:
+        """Port of CoreV1Interface.Services (kubernetes/typed/core/v1/core_client.go)."""
 
 
 # --- apps/v1 (kubernetes/typed/apps/v1) ----------------------------------------------
@@ -230,10 +251,14 @@ class ControllerRevisionInterface(
 class AppsV1Interface(Protocol):
     """Port of AppsV1Interface (kubernetes/typed/apps/v1/apps_client.go)."""
 
-    def deployments(self, namespace: str) -> DeploymentInterface: ...
-    def replica_sets(self, namespace: str) -> ReplicaSetInterface: ...
-    def stateful_sets(self, namespace: str) -> StatefulSetInterface: ...
-    def controller_revisions(self, namespace: str) -> ControllerRevisionInterface: ...
+    def deployments(self, namespace: str) -> DeploymentInterface:
+        """Port of AppsV1Interface.Deployments (kubernetes/typed/apps/v1/apps_client.go)."""
+    def replica_sets(self, namespace: str) -> ReplicaSetInterface:
+        """Port of AppsV1Interface.ReplicaSets (kubernetes/typed/apps/v1/apps_client.go)."""
+    def stateful_sets(self, namespace: str) -> StatefulSetInterface:
+        """Port of AppsV1Interface.StatefulSets (kubernetes/typed/apps/v1/apps_client.go)."""
+    def controller_revisions(self, namespace: str) -> ControllerRevisionInterface:
+        """Port of AppsV1Interface.ControllerRevisions (kubernetes/typed/apps/v1/apps_client.go)."""
 
 
 # --- coordination.k8s.io/v1 (kubernetes/typed/coordination/v1) -----------------------
@@ -246,7 +271,8 @@ class LeaseInterface(ResourceInterface[V1Lease, V1LeaseList], Protocol):
 class CoordinationV1Interface(Protocol):
     """Port of CoordinationV1Interface (kubernetes/typed/coordination/v1/coordination_client.go)."""
 
-    def leases(self, namespace: str) -> LeaseInterface: ...
+    def leases(self, namespace: str) -> LeaseInterface:
+        """Port of CoordinationV1Interface.Leases (kubernetes/typed/coordination/v1/coordination_client.go)."""
 
 
 # --- the clientset (kubernetes/clientset.go) -------------------------------------------
@@ -255,6 +281,9 @@ class CoordinationV1Interface(Protocol):
 class Interface(Protocol):
     """Port of Interface (kubernetes/clientset.go): the clientset, one accessor per API group."""
 
-    def core_v1(self) -> CoreV1Interface: ...
-    def apps_v1(self) -> AppsV1Interface: ...
-    def coordination_v1(self) -> CoordinationV1Interface: ...
+    def core_v1(self) -> CoreV1Interface:
+        """Port of Interface.CoreV1 (kubernetes/clientset.go)."""
+    def apps_v1(self) -> AppsV1Interface:
+        """Port of Interface.AppsV1 (kubernetes/clientset.go)."""
+    def coordination_v1(self) -> CoordinationV1Interface:
+        """Port of Interface.CoordinationV1 (kubernetes/clientset.go)."""

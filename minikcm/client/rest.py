@@ -87,6 +87,8 @@ from minikcm.apimachinery.schema import GroupResource, resource_info
 from minikcm.apimachinery.types import APPLY_PATCH_TYPE, JSON_PATCH_TYPE, STRATEGIC_MERGE_PATCH_TYPE, PatchType
 from minikcm.client import interface
 from minikcm.client.inprocess import (
+    BINDING_API_VERSION,
+    BINDING_KIND,
     SCALE_API_VERSION,
     SCALE_KIND,
     ModelWatcher,
@@ -605,6 +607,24 @@ class TypedClientWithScale(TypedClientWithStatus[T, L]):
         return self.model_out(ret, V1Scale)
 
 
+class PodClient(TypedClientWithStatus[T, L]):
+    """The pods client, with the expansion a scheduler uses (pod_expansion.go)."""
+
+    def bind(self, binding: Any, opts: CreateOptions | None = None) -> None:
+        """Port of pods.Bind (kubernetes/typed/core/v1/pod_expansion.go): POST pods/<name>/binding.
+
+        Goes through `CoreV1Api.create_namespaced_pod_binding` into this client's
+        namespace. The answer (a Status) is not read into a model: the generated
+        deserializer would try to make a V1Binding of it.
+        """
+        o = opts or CreateOptions()
+        wire = object_to_wire(binding, BINDING_API_VERSION, BINDING_KIND)
+        name = object_meta(wire).name or ""
+        self.call("POST", CoreV1Api.create_namespaced_pod_binding, name, name, self.namespace, wire,
+                  dry_run=dry_run_param(o.dry_run), field_manager=or_none(o.field_manager),
+                  field_validation=or_none(o.field_validation))
+
+
 class EventClient(TypedClient[T, L]):
     """The events client, with the expansions the event recorder uses (event_expansion.go)."""
 
@@ -642,7 +662,7 @@ class CoreV1Client:
         return TypedClientWithStatus(self.clientset, "namespaces", "")
 
     def pods(self, namespace: str) -> interface.PodInterface:
-        return TypedClientWithStatus(self.clientset, "pods", namespace)
+        return PodClient(self.clientset, "pods", namespace)
 
     def events(self, namespace: str) -> interface.EventInterface:
         return EventClient(self.clientset, "events", namespace)

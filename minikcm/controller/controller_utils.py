@@ -144,16 +144,26 @@ class ControllerExpectationsInterface(Protocol):
     controller, or keys of different kinds could collide.
     """
 
-    def get_expectations(self, controller_key: str) -> tuple[ControlleeExpectations | None, bool]: ...
-    def satisfied_expectations(self, controller_key: str) -> bool: ...
-    def delete_expectations(self, controller_key: str) -> None: ...
-    def set_expectations(self, controller_key: str, add: int, del_: int) -> None: ...
-    def expect_creations(self, controller_key: str, adds: int) -> None: ...
-    def expect_deletions(self, controller_key: str, dels: int) -> None: ...
-    def creation_observed(self, controller_key: str) -> None: ...
-    def deletion_observed(self, controller_key: str) -> None: ...
-    def raise_expectations(self, controller_key: str, add: int, del_: int) -> None: ...
-    def lower_expectations(self, controller_key: str, add: int, del_: int) -> None: ...
+    def get_expectations(self, controller_key: str) -> tuple[ControlleeExpectations | None, bool]:
+        """Port of ControllerExpectationsInterface.GetExpectations (pkg/controller/controller_utils.go)."""
+    def satisfied_expectations(self, controller_key: str) -> bool:
+        """Port of ControllerExpectationsInterface.SatisfiedExpectations (pkg/controller/controller_utils.go)."""
+    def delete_expectations(self, controller_key: str) -> None:
+        """Port of ControllerExpectationsInterface.DeleteExpectations (pkg/controller/controller_utils.go)."""
+    def set_expectations(self, controller_key: str, add: int, del_: int) -> None:
+        """Port of ControllerExpectationsInterface.SetExpectations (pkg/controller/controller_utils.go)."""
+    def expect_creations(self, controller_key: str, adds: int) -> None:
+        """Port of ControllerExpectationsInterface.ExpectCreations (pkg/controller/controller_utils.go)."""
+    def expect_deletions(self, controller_key: str, dels: int) -> None:
+        """Port of ControllerExpectationsInterface.ExpectDeletions (pkg/controller/controller_utils.go)."""
+    def creation_observed(self, controller_key: str) -> None:
+        """Port of ControllerExpectationsInterface.CreationObserved (pkg/controller/controller_utils.go)."""
+    def deletion_observed(self, controller_key: str) -> None:
+        """Port of ControllerExpectationsInterface.DeletionObserved (pkg/controller/controller_utils.go)."""
+    def raise_expectations(self, controller_key: str, add: int, del_: int) -> None:
+        """Port of ControllerExpectationsInterface.RaiseExpectations (pkg/controller/controller_utils.go)."""
+    def lower_expectations(self, controller_key: str, add: int, del_: int) -> None:
+        """Port of ControllerExpectationsInterface.LowerExpectations (pkg/controller/controller_utils.go)."""
 
 
 class ControllerExpectations:
@@ -407,7 +417,8 @@ class EventRecorder(Protocol):
 class RSControlInterface(Protocol):
     """Port of RSControlInterface: how the Deployment controller patches ReplicaSets."""
 
-    def patch_replica_set(self, namespace: str, name: str, data: bytes) -> None: ...
+    def patch_replica_set(self, namespace: str, name: str, data: bytes) -> None:
+        """Port of RSControlInterface.PatchReplicaSet (pkg/controller/controller_utils.go)."""
 
 
 @dataclass
@@ -426,7 +437,8 @@ class RealRSControl:
 class ControllerRevisionControlInterface(Protocol):
     """Port of ControllerRevisionControlInterface: how ControllerRevisions are patched."""
 
-    def patch_controller_revision(self, namespace: str, name: str, data: bytes) -> None: ...
+    def patch_controller_revision(self, namespace: str, name: str, data: bytes) -> None:
+        """Port of ControllerRevisionControlInterface.PatchControllerRevision (pkg/controller/controller_utils.go)."""
 
 
 @dataclass
@@ -445,14 +457,18 @@ class PodControlInterface(Protocol):
     """Port of PodControlInterface: how controllers create, delete and patch pods."""
 
     def create_pods(self, namespace: str, template: V1PodTemplateSpec, controller_object: Any,
-                    controller_ref: V1OwnerReference | None) -> None: ...
+                    controller_ref: V1OwnerReference | None) -> None:
+        """Port of PodControlInterface.CreatePods (pkg/controller/controller_utils.go)."""
 
     def create_pods_with_generate_name(self, namespace: str, template: V1PodTemplateSpec, controller_object: Any,
-                                       controller_ref: V1OwnerReference | None, generate_name: str) -> None: ...
+                                       controller_ref: V1OwnerReference | None, generate_name: str) -> None:
+        """Port of PodControlInterface.CreatePodsWithGenerateName (pkg/controller/controller_utils.go)."""
 
-    def delete_pod(self, namespace: str, pod_id: str, object: Any) -> None: ...
+    def delete_pod(self, namespace: str, pod_id: str, object: Any) -> None:
+        """Port of PodControlInterface.DeletePod (pkg/controller/controller_utils.go)."""
 
-    def patch_pod(self, namespace: str, name: str, data: bytes) -> None: ...
+    def patch_pod(self, namespace: str, name: str, data: bytes) -> None:
+        """Port of PodControlInterface.PatchPod (pkg/controller/controller_utils.go)."""
 
 
 def get_pods_label_set(template: V1PodTemplateSpec) -> labels.Set:
@@ -1130,6 +1146,7 @@ class ControllersByCreationTimestamp(_ObjectList):
     """Port of ControllersByCreationTimestamp: oldest first, name breaks ties."""
 
     def less(self, i: int, j: int) -> bool:
+        """Port of ControllersByCreationTimestamp.Less (pkg/controller/controller_utils.go)."""
         return self.by_creation_timestamp_less(i, j)
 
 
@@ -1137,6 +1154,7 @@ class ReplicaSetsByCreationTimestamp(_ObjectList):
     """Port of ReplicaSetsByCreationTimestamp: oldest first, name breaks ties."""
 
     def less(self, i: int, j: int) -> bool:
+        """Port of ReplicaSetsByCreationTimestamp.Less (pkg/controller/controller_utils.go)."""
         return self.by_creation_timestamp_less(i, j)
 
 
@@ -1144,6 +1162,7 @@ class ReplicaSetsBySizeOlder(_ObjectList):
     """Port of ReplicaSetsBySizeOlder: largest spec.replicas first; among equals, oldest first."""
 
     def less(self, i: int, j: int) -> bool:
+        """Port of ReplicaSetsBySizeOlder.Less (pkg/controller/controller_utils.go)."""
         ri, rj = self.items[i].spec.replicas or 0, self.items[j].spec.replicas or 0
         if ri == rj:
             return self.by_creation_timestamp_less(i, j)
@@ -1154,6 +1173,7 @@ class ReplicaSetsBySizeNewer(_ObjectList):
     """Port of ReplicaSetsBySizeNewer: largest spec.replicas first; among equals, newest first."""
 
     def less(self, i: int, j: int) -> bool:
+        """Port of ReplicaSetsBySizeNewer.Less (pkg/controller/controller_utils.go)."""
         ri, rj = self.items[i].spec.replicas or 0, self.items[j].spec.replicas or 0
         if ri == rj:
             return self.by_creation_timestamp_less(j, i)

@@ -39,9 +39,9 @@ stage is due. `sync_pod` writes the pod's status only when that time has
 come, then parks the key until the next one (`add_after`), so the queue's
 waiting step gives the driver its wakeups. A write that fails (a stale
 cache, a conflict) is retried with backoff; the record only moves on after
-a successful write. Scheduling goes through the embedded API server's
-`pods/binding` subresource, as a scheduler's bind does: our clientset has no
-`Bind` (client-go's PodExpansion), so this needs an in-process clientset.
+a successful write. Scheduling goes through the `pods/binding` subresource
+with the clientset's `bind` (client-go's PodExpansion.Bind), as a scheduler
+does, so any clientset works: in-process or REST.
 Node and IP choices come from a seeded `random.Random` (round-robin
 placement uses none), container IDs from a hash, so runs repeat exactly.
 
@@ -62,12 +62,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from kubernetes.client import (
+    V1Binding,
     V1ContainerState,
     V1ContainerStateRunning,
     V1ContainerStateTerminated,
     V1ContainerStateWaiting,
     V1ContainerStatus,
     V1HostIP,
+    V1ObjectMeta,
+    V1ObjectReference,
     V1Pod,
     V1PodCondition,
     V1PodIP,
@@ -76,9 +79,9 @@ from kubernetes.client import (
 
 from minikcm.apimachinery import errors, runtime, wait
 from minikcm.apimachinery.convert import deep_copy
-from minikcm.apimachinery.meta import DeleteOptions, Preconditions, UpdateOptions
+from minikcm.apimachinery.meta import CreateOptions, DeleteOptions, Preconditions, UpdateOptions
 from minikcm.clock import Clock, Seconds
-from minikcm.client.inprocess import InProcessClientset
+from minikcm.client.interface import Interface
 from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import PodLister
 from minikcm.sim.driver import Step
@@ -240,7 +243,7 @@ class Kubelet:
     IP pool are touched only by sync_pod (one worker).
     """
 
-    def __init__(self, client: InProcessClientset, pod_informer: ResourceInformer[PodLister], clock: Clock,
+    def __init__(self, client: Interface, pod_informer: ResourceInformer[PodLister], clock: Clock,
                  rng: random.Random, config: KubeletConfig, deterministic: bool) -> None:
         self.client = client
         self.clock = clock
@@ -395,13 +398,13 @@ class Kubelet:
         else:
             node = self.node_names[self.next_node % len(self.node_names)]
             self.next_node += 1
-        binding = {
-            "apiVersion": "v1", "kind": "Binding",
-            "metadata": {"name": pod.metadata.name, "namespace": pod.metadata.namespace, "uid": pod.metadata.uid},
-            "target": {"apiVersion": "v1", "kind": "Node", "name": node},
-        }
+        binding = V1Binding(
+            api_version="v1", kind="Binding",
+            metadata=V1ObjectMeta(name=pod.metadata.name, namespace=pod.metadata.namespace, uid=pod.metadata.uid),
+            target=V1ObjectReference(api_version="v1", kind="Node", name=node),
+        )
         try:
-            self.client.server.create("pods", pod.metadata.namespace, binding, subresource="binding")
+            self.client.core_v1().pods(pod.metadata.namespace or "").bind(binding, CreateOptions())
         except errors.StatusError as err:
             if errors.is_conflict(err) or errors.is_not_found(err):
                 return  # bound meanwhile, or deleted: the next event says which
@@ -599,7 +602,7 @@ class Kubelet:
         return f"containerd://{digest(f'{pod.metadata.uid}/{name}/{attempt}')}"
 
 
-def new_kubelet(client: InProcessClientset, pod_informer: ResourceInformer[PodLister], *,
+def new_kubelet(client: Interface, pod_informer: ResourceInformer[PodLister], *,
                 config: KubeletConfig | None = None, clock: Clock | None = None,
                 rng: random.Random | None = None, deterministic: bool | None = None) -> Kubelet:
     """A simulated kubelet over `pod_informer` (start the informer's factory too).

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from kubernetes.client import (
     CoreV1Event,
+    V1Binding,
     V1ControllerRevision,
     V1Deployment,
     V1Lease,
@@ -297,6 +298,50 @@ def test_typed_client_round_trip(backend, client_of, make, model):
     assert type(listed) is resource_info(client.resource).list_model
     assert [item.metadata.name for item in listed.items] == ["x"]
     client.delete("x", DeleteOptions(grace_period_seconds=0))
+
+
+# --- pods/binding (PodExpansion.Bind) ----------------------------------------------------------
+
+
+def binding_to(pod: str, node: str, ns: str) -> V1Binding:
+    return V1Binding(metadata=V1ObjectMeta(name=pod, namespace=ns),
+                     target=V1ObjectReference(kind="Node", name=node))
+
+
+def test_bind_assigns_the_pod_to_its_node_once(backend):
+    client = backend.cs.core_v1().pods(backend.ns)
+    client.create(new_pod("p", backend.ns))
+    assert client.bind(binding_to("p", "node-1", backend.ns)) is None
+    pod = client.get("p")
+    assert pod.spec.node_name == "node-1"
+    assert [(c.type, c.status) for c in pod.status.conditions] == [("PodScheduled", "True")]
+    with pytest.raises(errors.StatusError) as err:
+        client.bind(binding_to("p", "node-2", backend.ns))
+    assert errors.is_conflict(err.value)
+    assert client.get("p").spec.node_name == "node-1"
+
+
+BIND_REFUSED_CASES = [
+    pytest.param("missing", "node-1", errors.is_not_found, id="missing-pod-is-not-found"),
+    pytest.param("p", "", errors.is_invalid, id="no-node-is-invalid"),
+]
+
+
+@pytest.mark.parametrize("pod, node, is_reason", BIND_REFUSED_CASES)
+def test_bind_refused(backend, pod, node, is_reason):
+    client = backend.cs.core_v1().pods(backend.ns)
+    client.create(new_pod("p", backend.ns))
+    with pytest.raises(errors.StatusError) as err:
+        client.bind(binding_to(pod, node, backend.ns))
+    assert is_reason(err.value)
+    assert client.get("p").spec.node_name is None
+
+
+def test_dry_run_bind_changes_nothing(backend):
+    client = backend.cs.core_v1().pods(backend.ns)
+    client.create(new_pod("p", backend.ns))
+    client.bind(binding_to("p", "node-1", backend.ns), CreateOptions(dry_run=[DRY_RUN_ALL]))
+    assert client.get("p").spec.node_name is None
 
 
 # --- status and scale -------------------------------------------------------------------------

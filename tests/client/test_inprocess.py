@@ -7,6 +7,7 @@ import json
 import pytest
 from kubernetes.client import (
     CoreV1Event,
+    V1Binding,
     V1ControllerRevision,
     V1Deployment,
     V1DeploymentList,
@@ -486,3 +487,29 @@ def test_fake_attached_to_any_clientset(server):
     assert [p.metadata.name for p in cs.core_v1().pods("default").list().items] == ["p"]
     assert [str(a) for a in cs.fake.actions()] == ["delete pods default/p", "list pods default"]
     assert isinstance(cs.apps_v1().deployments("default").list(), V1DeploymentList)
+
+
+def test_bind_is_recorded_as_a_create_of_pods_binding(server):
+    """client-go's fake Bind: a `create` action on pods with subresource `binding`, holding the binding."""
+    cs = InProcessClientset(server, fake=Fake())
+    cs.core_v1().pods("default").create(new_pod("p"))
+    binding = V1Binding(metadata=V1ObjectMeta(name="p", namespace="default"),
+                        target=V1ObjectReference(kind="Node", name="node-1"))
+    cs.core_v1().pods("default").bind(binding)
+    action = cs.fake.actions()[-1]
+    assert (action.get_verb(), action.get_resource().resource, action.get_subresource()) == (
+        "create", "pods", "binding")
+    assert action.get_namespace() == "default" and action.get_object() == binding
+    assert str(action) == "create pods/binding default/p"
+    assert cs.core_v1().pods("default").get("p").spec.node_name == "node-1"
+
+
+def test_bind_reactor_can_refuse(server):
+    cs = InProcessClientset(server, fake=Fake())
+    cs.core_v1().pods("default").create(new_pod("p"))
+    cs.fake.prepend_reactor("create", "pods", lambda a: (a.get_subresource() == "binding", None,
+                                                         errors.new_internal_error("no scheduler")))
+    binding = V1Binding(metadata=V1ObjectMeta(name="p"), target=V1ObjectReference(kind="Node", name="n"))
+    with pytest.raises(errors.StatusError, match="no scheduler"):
+        cs.core_v1().pods("default").bind(binding)
+    assert cs.core_v1().pods("default").get("p").spec.node_name is None

@@ -17,6 +17,7 @@ from minikcm.apimachinery import errors
 from minikcm.apimachinery.meta import DeleteOptions
 from minikcm.apiserver.server import APIServer
 from minikcm.client import InProcessClientset
+from minikcm.client.fake import Fake
 from minikcm.clock import EPOCH, FakeClock, RealClock
 from minikcm.informers import new_shared_informer_factory_with_options
 from minikcm.sim.driver import Driver
@@ -282,6 +283,42 @@ def test_bad_annotation_falls_back_to_default():
     c.create_pod("odd", annotations={START_DELAY_ANNOTATION: "later"})
     c.at(1.0)
     assert c.pod("odd").status.phase == "Running"
+
+
+class GroupsOnly:
+    """A clientset that offers only the group accessors of client.Interface (no `.server`)."""
+
+    def __init__(self, inner: InProcessClientset) -> None:
+        self.inner = inner
+
+    def core_v1(self):
+        return self.inner.core_v1()
+
+    def apps_v1(self):
+        return self.inner.apps_v1()
+
+    def coordination_v1(self):
+        return self.inner.coordination_v1()
+
+
+def test_scheduling_binds_through_the_clientset():
+    """The bind goes through pods(ns).bind, so any clientset works and a Fake records it."""
+    clock = FakeClock(EPOCH)
+    server = APIServer(clock=clock, rng=random.Random(1))
+    recorded = InProcessClientset(server, fake=Fake())
+    client = GroupsOnly(recorded)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, rng=random.Random(1),
+                                                       deterministic=True)
+    kubelet = new_kubelet(client, factory.core().v1().pods(), rng=random.Random(1))
+    factory.start(threading.Event())
+    driver = Driver(clock, factory.steps() + kubelet.steps())
+    client.core_v1().pods("default").create({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}]}})
+    driver.run_for(0.5)
+    assert client.core_v1().pods("default").get("web").spec.node_name == "sim-node-0"
+    binds = [str(a) for a in recorded.fake.actions() if a.get_subresource() == "binding"]
+    assert binds == ["create pods/binding default/web"]
 
 
 @pytest.mark.threaded

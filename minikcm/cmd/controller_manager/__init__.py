@@ -3,8 +3,8 @@
 The controller manager itself: the registry of controller descriptors, the
 controller context with the shared informer factory, building and running
 the enabled controllers, and `run`, which puts leader election in front of
-all of it. `ControllerManager` is the same process as steps for the
-deterministic driver.
+all of it. `ControllerManager` (deterministic.py, no upstream twin) is the
+same process as steps for the deterministic driver.
 """
 
 from minikcm.cmd.controller_manager.config import CompletedConfig, Config, KubeControllerManagerConfiguration
@@ -22,7 +22,6 @@ from minikcm.cmd.controller_manager.controller_descriptor import (
 from minikcm.cmd.controller_manager.controllermanager import (
     CONTROLLER_START_JITTER,
     ControllerContext,
-    ControllerManager,
     build_controllers,
     create_controller_context,
     is_controller_enabled,
@@ -30,6 +29,7 @@ from minikcm.cmd.controller_manager.controllermanager import (
     run,
     run_controllers,
 )
+from minikcm.cmd.controller_manager.deterministic import ControllerManager
 
 __all__ = [
     "CONTROLLER_START_JITTER",

@@ -35,7 +35,8 @@ Differs from Go:
   `controller_name` (Go: name), `disabled_by_default`, `cloud_provider_controller`,
   `special_handling`; the methods keep Go's names (`name()`, `is_disabled_by_default()`, ...).
 - Constructors take `(controller_context, controller_name)`; there is no ctx.
-- Feature gates are looked up in FEATURE_GATES (no minikcm.features yet).
+- Feature gates are read from minikcm.features.DEFAULT_FEATURE_GATE, which
+  knows every gate a descriptor names (Go: utilfeature.DefaultFeatureGate).
 - A ControllerLoop may carry `steps`, so that the deterministic driver can run
   the controller without threads (no Go twin).
 - NewControllerDescriptors panics on a bad registration; we raise RuntimeError.
@@ -49,6 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from minikcm import features
 from minikcm.cmd.controller_manager import names
 
 if TYPE_CHECKING:
@@ -111,9 +113,11 @@ class Controller(Protocol):
     has finished.
     """
 
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """Port of Controller.Name (controller_descriptor.go)."""
 
-    def run(self, stop: threading.Event) -> None: ...
+    def run(self, stop: threading.Event) -> None:
+        """Port of Controller.Run (controller_descriptor.go)."""
 
 
 class SteppedController(Protocol):
@@ -201,33 +205,6 @@ def new_controller_loop(run: RunFunc, controller_name: str, steps: StepsFunc | N
     return ControllerLoop(run, controller_name, steps)
 
 
-# --- feature gates ---------------------------------------------------------------------
-
-FEATURE_GATES: dict[str, bool] = {
-    "APIServerIdentity": True,
-    "ClusterTrustBundle": False,
-    "DRADeviceTaints": False,
-    "DynamicResourceAllocation": True,
-    "MultiCIDRServiceAllocator": True,
-    "PodCertificateRequest": False,
-    "SELinuxChangePolicy": True,
-    "SeparateTaintEvictionController": True,
-    "StorageVersionAPI": False,
-    "VolumeAttributesClass": True,
-}
-"""No upstream twin: defaults of the gates that descriptors require (Go: utilfeature.DefaultFeatureGate).
-
-Only the gates named by descriptors are listed; an unlisted gate reads as off.
-None of these controllers is ported, so the values only decide whether such a
-controller is reported as gated off or as not ported. Tests may change entries.
-"""
-
-
-def feature_enabled(gate: str) -> bool:
-    """No upstream twin: Go's DefaultFeatureGate.Enabled, over FEATURE_GATES."""
-    return FEATURE_GATES.get(gate, False)
-
-
 # --- controller_descriptor.go ----------------------------------------------------------
 
 
@@ -291,11 +268,12 @@ class ControllerDescriptor:
         constructor returns, which may itself be None.
 
         Raises: whatever the constructor raises (NotPortedError for
-        controllers minikcm does not build).
+        controllers minikcm does not build); KeyError for a gate that
+        minikcm.features does not know (Go panics).
         """
         controller_name = self.name()
         for gate in self.get_required_feature_gates():
-            if not feature_enabled(gate):
+            if not features.DEFAULT_FEATURE_GATE.enabled(gate):
                 logger.info("controller %s is disabled by a feature gate (requires %s)",
                             controller_name, ", ".join(self.get_required_feature_gates()))
                 return None
@@ -524,7 +502,7 @@ def new_certificate_signing_request_cleaner_controller_descriptor() -> Controlle
 def new_pod_certificate_request_cleaner_controller_descriptor() -> ControllerDescriptor:
     """Port of newPodCertificateRequestCleanerControllerDescriptor (certificates.go); not ported."""
     return not_ported_descriptor(names.POD_CERTIFICATE_REQUEST_CLEANER_CONTROLLER,
-                                 required_feature_gates=["PodCertificateRequest"])
+                                 required_feature_gates=[features.POD_CERTIFICATE_REQUEST])
 
 
 def new_bootstrap_signer_controller_descriptor() -> ControllerDescriptor:
@@ -550,7 +528,7 @@ def new_root_ca_certificate_publisher_controller_descriptor() -> ControllerDescr
 def new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor() -> ControllerDescriptor:
     """Port of newKubeAPIServerSignerClusterTrustBundledPublisherDescriptor (certificates.go); not ported."""
     return not_ported_descriptor(names.KUBE_APISERVER_CLUSTER_TRUST_BUNDLE_PUBLISHER_CONTROLLER,
-                                 required_feature_gates=["ClusterTrustBundle"])
+                                 required_feature_gates=[features.CLUSTER_TRUST_BUNDLE])
 
 
 def new_validating_admission_policy_status_controller_descriptor() -> ControllerDescriptor:
@@ -560,7 +538,8 @@ def new_validating_admission_policy_status_controller_descriptor() -> Controller
 
 def new_service_cidrs_controller_descriptor() -> ControllerDescriptor:
     """Port of newServiceCIDRsControllerDescriptor (networking.go); not ported."""
-    return not_ported_descriptor(names.SERVICE_CIDR_CONTROLLER, required_feature_gates=["MultiCIDRServiceAllocator"])
+    return not_ported_descriptor(names.SERVICE_CIDR_CONTROLLER,
+                                 required_feature_gates=[features.MULTI_CIDR_SERVICE_ALLOCATOR])
 
 
 def new_storage_version_migrator_controller_descriptor() -> ControllerDescriptor:

@@ -30,6 +30,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
+from minikcm import features
 from minikcm.cmd.controller_manager import names
 from minikcm.cmd.controller_manager.controller_descriptor import (
     Controller,
@@ -77,13 +78,14 @@ def new_node_lifecycle_controller_descriptor() -> ControllerDescriptor:
 def new_taint_eviction_controller_descriptor() -> ControllerDescriptor:
     """Port of newTaintEvictionControllerDescriptor (core.go); not ported."""
     return not_ported_descriptor(names.TAINT_EVICTION_CONTROLLER,
-                                 required_feature_gates=["SeparateTaintEvictionController"])
+                                 required_feature_gates=[features.SEPARATE_TAINT_EVICTION_CONTROLLER])
 
 
 def new_device_taint_eviction_controller_descriptor() -> ControllerDescriptor:
     """Port of newDeviceTaintEvictionControllerDescriptor (core.go); not ported."""
     return not_ported_descriptor(names.DEVICE_TAINT_EVICTION_CONTROLLER,
-                                 required_feature_gates=["DynamicResourceAllocation", "DRADeviceTaints"])
+                                 required_feature_gates=[features.DYNAMIC_RESOURCE_ALLOCATION,
+                                                         features.DRA_DEVICE_TAINTS])
 
 
 def new_cloud_node_lifecycle_controller_descriptor() -> ControllerDescriptor:
@@ -143,7 +145,7 @@ def new_ephemeral_volume_controller_descriptor() -> ControllerDescriptor:
 def new_resource_claim_controller_descriptor() -> ControllerDescriptor:
     """Port of newResourceClaimControllerDescriptor (core.go); not ported."""
     return not_ported_descriptor(names.RESOURCE_CLAIM_CONTROLLER, ["resource-claim-controller"],
-                                 required_feature_gates=["DynamicResourceAllocation"])
+                                 required_feature_gates=[features.DYNAMIC_RESOURCE_ALLOCATION])
 
 
 def new_endpoints_controller_descriptor() -> ControllerDescriptor:
@@ -259,7 +261,7 @@ def new_persistent_volume_protection_controller_descriptor() -> ControllerDescri
 def new_volume_attributes_class_protection_controller_descriptor() -> ControllerDescriptor:
     """Port of newVolumeAttributesClassProtectionControllerDescriptor (core.go); not ported."""
     return not_ported_descriptor(names.VOLUME_ATTRIBUTES_CLASS_PROTECTION_CONTROLLER,
-                                 required_feature_gates=["VolumeAttributesClass"])
+                                 required_feature_gates=[features.VOLUME_ATTRIBUTES_CLASS])
 
 
 def new_ttl_after_finished_controller_descriptor() -> ControllerDescriptor:
@@ -276,10 +278,11 @@ def new_legacy_service_account_token_cleaner_controller_descriptor() -> Controll
 def new_storage_version_garbage_collector_controller_descriptor() -> ControllerDescriptor:
     """Port of newStorageVersionGarbageCollectorControllerDescriptor (core.go); not ported."""
     return not_ported_descriptor(names.STORAGE_VERSION_GARBAGE_COLLECTOR_CONTROLLER, ["storage-version-gc"],
-                                 required_feature_gates=["APIServerIdentity", "StorageVersionAPI"])
+                                 required_feature_gates=[features.API_SERVER_IDENTITY,
+                                                         features.STORAGE_VERSION_API])
 
 
 def new_selinux_warning_controller_descriptor() -> ControllerDescriptor:
     """Port of newSELinuxWarningControllerDescriptor (core.go): off by default; not ported."""
     return not_ported_descriptor(names.SELINUX_WARNING_CONTROLLER, disabled_by_default=True,
-                                 required_feature_gates=["SELinuxChangePolicy"])
+                                 required_feature_gates=[features.SELINUX_CHANGE_POLICY])

@@ -366,7 +366,7 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         API server (is_dangling).
 
         Raises:
-            the first error of is_dangling.
+            StatusError: the first error is_dangling met talking to the API server.
         """
         solid: list[V1OwnerReference] = []
         dangling: list[V1OwnerReference] = []
@@ -403,7 +403,9 @@ class GarbageCollector(OperationsMixin, PatchMixin):
 
         Raises:
             EnqueuedVirtualDeleteEventError: the object is gone; the graph builder will drop the node.
-            NamespacedOwnerOfClusterScopedObjectError, RestMappingError, StatusError.
+            NamespacedOwnerOfClusterScopedObjectError: a namespaced owner named by a cluster-scoped object.
+            RestMappingError: an owner kind with no served resource.
+            StatusError: a failed API call.
         """
         log.info("Processing item item=%s virtual=%s", item.identity, not item.is_observed())
         if item.is_being_deleted() and not item.is_deleting_dependents():

@@ -111,7 +111,8 @@ class ConsistencyError(Exception):
 class LastSyncRVGetter(Protocol):
     """Port of LastSyncRVGetter: an informer store that knows the newest version it has seen."""
 
-    def last_store_sync_resource_version(self) -> str: ...
+    def last_store_sync_resource_version(self) -> str:
+        """Port of LastSyncRVGetter.LastStoreSyncResourceVersion (consistency.go)."""
 
 
 class OwnerRecord:

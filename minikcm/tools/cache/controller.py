@@ -275,10 +275,14 @@ class ControllerImpl:
 class Controller(Protocol):
     """Port of Controller (controller.go): what the low-level informer constructors hand back."""
 
-    def run(self, stop: threading.Event) -> None: ...
-    def has_synced(self) -> bool: ...
-    def has_synced_checker(self) -> DoneChecker: ...
-    def last_sync_resource_version(self) -> str: ...
+    def run(self, stop: threading.Event) -> None:
+        """Port of Controller.Run (controller.go)."""
+    def has_synced(self) -> bool:
+        """Port of Controller.HasSynced (controller.go)."""
+    def has_synced_checker(self) -> DoneChecker:
+        """Port of Controller.HasSyncedChecker (controller.go)."""
+    def last_sync_resource_version(self) -> str:
+        """Port of Controller.LastSyncResourceVersion (controller.go)."""
 
 
 def new(c: Config) -> ControllerImpl:
@@ -315,9 +319,12 @@ class ResourceEventHandler(Protocol):
       deletion was only noticed at a relist.
     """
 
-    def on_add(self, obj: Any, is_in_initial_list: bool) -> None: ...
-    def on_update(self, old_obj: Any, new_obj: Any) -> None: ...
-    def on_delete(self, obj: Any) -> None: ...
+    def on_add(self, obj: Any, is_in_initial_list: bool) -> None:
+        """Port of ResourceEventHandler.OnAdd (controller.go)."""
+    def on_update(self, old_obj: Any, new_obj: Any) -> None:
+        """Port of ResourceEventHandler.OnUpdate (controller.go)."""
+    def on_delete(self, obj: Any) -> None:
+        """Port of ResourceEventHandler.OnDelete (controller.go)."""
 
 
 @dataclass

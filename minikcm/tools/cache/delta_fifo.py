@@ -452,13 +452,15 @@ def is_deletion_dup(a: Delta, b: Delta) -> Delta | None:
 class KeyLister(Protocol):
     """Port of KeyLister (delta_fifo.go): anything that can list its keys."""
 
-    def list_keys(self) -> list[Key]: ...
+    def list_keys(self) -> list[Key]:
+        """Port of KeyLister.ListKeys (delta_fifo.go)."""
 
 
 class KeyGetter(Protocol):
     """Port of KeyGetter (delta_fifo.go): anything that can look an object up by key."""
 
-    def get_by_key(self, key: Key) -> tuple[Any, bool]: ...
+    def get_by_key(self, key: Key) -> tuple[Any, bool]:
+        """Port of KeyGetter.GetByKey (delta_fifo.go)."""
 
 
 class KeyListerGetter(KeyLister, KeyGetter, Protocol):

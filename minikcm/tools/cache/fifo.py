@@ -48,11 +48,16 @@ class Queue(Protocol):
     expected; several would run process functions at the same time.
     """
 
-    def add(self, obj: Any) -> None: ...
-    def update(self, obj: Any) -> None: ...
-    def delete(self, obj: Any) -> None: ...
-    def replace(self, list_: list[Any], resource_version: str) -> None: ...
-    def resync(self) -> None: ...
+    def add(self, obj: Any) -> None:
+        """Port of Queue.Add (fifo.go)."""
+    def update(self, obj: Any) -> None:
+        """Port of Queue.Update (fifo.go)."""
+    def delete(self, obj: Any) -> None:
+        """Port of Queue.Delete (fifo.go)."""
+    def replace(self, list_: list[Any], resource_version: str) -> None:
+        """Port of Queue.Replace (fifo.go)."""
+    def resync(self) -> None:
+        """Port of Queue.Resync (fifo.go)."""
 
     def pop(self, process: PopProcessFunc) -> Any:
         """Block until something is queued, remove it, run `process` on it, return it.
@@ -69,14 +74,16 @@ class Queue(Protocol):
         """The DoneChecker (`name()`, `done()`) that completes when has_synced turns true."""
         ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Port of Queue.Close (fifo.go)."""
 
 
 @runtime_checkable
 class QueueWithBatch(Queue, Protocol):
     """Port of QueueWithBatch (fifo.go): a Queue that can also hand over several deltas at once."""
 
-    def pop_batch(self, process_batch: ProcessBatchFunc, process_single: PopProcessFunc) -> None: ...
+    def pop_batch(self, process_batch: ProcessBatchFunc, process_single: PopProcessFunc) -> None:
+        """Port of QueueWithBatch.PopBatch (fifo.go)."""
 
 
 class FIFO:

@@ -29,12 +29,18 @@ class Indexer(Store, Protocol):
     Each key holds just the current object (nothing after a delete).
     """
 
-    def index(self, index_name: str, obj: Any) -> list[Any]: ...
-    def index_keys(self, index_name: str, indexed_value: str) -> list[Key]: ...
-    def list_index_func_values(self, index_name: str) -> list[str]: ...
-    def by_index(self, index_name: str, indexed_value: str) -> list[Any]: ...
-    def get_indexers(self) -> Indexers: ...
-    def add_indexers(self, new_indexers: Indexers) -> None: ...
+    def index(self, index_name: str, obj: Any) -> list[Any]:
+        """Port of Indexer.Index (index.go)."""
+    def index_keys(self, index_name: str, indexed_value: str) -> list[Key]:
+        """Port of Indexer.IndexKeys (index.go)."""
+    def list_index_func_values(self, index_name: str) -> list[str]:
+        """Port of Indexer.ListIndexFuncValues (index.go)."""
+    def by_index(self, index_name: str, indexed_value: str) -> list[Any]:
+        """Port of Indexer.ByIndex (index.go)."""
+    def get_indexers(self) -> Indexers:
+        """Port of Indexer.GetIndexers (index.go)."""
+    def add_indexers(self, new_indexers: Indexers) -> None:
+        """Port of Indexer.AddIndexers (index.go)."""
 
 
 IndexFunc = Callable[[Any], list[str]]

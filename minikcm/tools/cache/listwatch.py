@@ -41,7 +41,8 @@ class Lister(Protocol):
     the reflector puts in its store and whose resourceVersion it watches from.
     """
 
-    def list(self, options: ListOptions) -> Any: ...
+    def list(self, options: ListOptions) -> Any:
+        """Port of Lister.List (listwatch.go)."""
 
 
 @runtime_checkable
@@ -52,7 +53,8 @@ class Watcher(Protocol):
     opened), so the caller can simply drop the attempt.
     """
 
-    def watch(self, options: ListOptions) -> watch.Interface: ...
+    def watch(self, options: ListOptions) -> watch.Interface:
+        """Port of Watcher.Watch (listwatch.go)."""
 
 
 @runtime_checkable

@@ -31,7 +31,7 @@ Not ported: the cache mutation detector, informer identity and metrics, the
 processorListener trace for long backlogs, `sharedProcessorRunHook`,
 contextual loggers and the `...WithContext` twins, `HandlerOptions.Logger`,
 `SyncResult` and `WaitForCacheSyncWithContext`, the deprecated GetController
-and dummyController, event_handler_name.go (see name_for_handler).
+and dummyController. The handler names come from event_handler_name.py.
 Differs from Go:
 - The Go interface `SharedIndexInformer` and the struct `sharedIndexInformer`
   clash in Python: the protocol keeps the name, the struct is
@@ -70,6 +70,7 @@ from minikcm.tools.cache.controller import (
     process_deltas_in_batch,
 )
 from minikcm.tools.cache.delta_fifo import Delta, Deltas, TransformFunc
+from minikcm.tools.cache.event_handler_name import name_for_handler
 from minikcm.tools.cache.index import Indexer, Indexers
 from minikcm.tools.cache.listwatch import ListerWatcher
 from minikcm.tools.cache.reflector import WatchErrorHandler, default_reflector_name
@@ -85,8 +86,10 @@ WAIT_SLICE: Seconds = 0.05
 class DoneChecker(Protocol):
     """Port of DoneChecker (shared_informer.go): a name and an Event set once something is done."""
 
-    def name(self) -> str: ...
-    def done(self) -> threading.Event: ...
+    def name(self) -> str:
+        """Port of DoneChecker.Name (shared_informer.go)."""
+    def done(self) -> threading.Event:
+        """Port of DoneChecker.Done (shared_informer.go)."""
 
 
 class ResourceEventHandlerRegistration(Protocol):
@@ -95,8 +98,10 @@ class ResourceEventHandlerRegistration(Protocol):
     has_synced: the handler has returned from every object of the initial list.
     """
 
-    def has_synced(self) -> bool: ...
-    def has_synced_checker(self) -> DoneChecker: ...
+    def has_synced(self) -> bool:
+        """Port of ResourceEventHandlerRegistration.HasSynced (shared_informer.go)."""
+    def has_synced_checker(self) -> DoneChecker:
+        """Port of ResourceEventHandlerRegistration.HasSyncedChecker (shared_informer.go)."""
 
 
 class SharedInformer(Protocol):
@@ -108,20 +113,32 @@ class SharedInformer(Protocol):
     quick and must not change the objects.
     """
 
-    def add_event_handler(self, handler: ResourceEventHandler) -> ResourceEventHandlerRegistration: ...
+    def add_event_handler(self, handler: ResourceEventHandler) -> ResourceEventHandlerRegistration:
+        """Port of SharedInformer.AddEventHandler (shared_informer.go)."""
     def add_event_handler_with_resync_period(self, handler: ResourceEventHandler,
-                                             resync_period: Seconds) -> ResourceEventHandlerRegistration: ...
+                                             resync_period: Seconds) -> ResourceEventHandlerRegistration:
+        """Port of SharedInformer.AddEventHandlerWithResyncPeriod (shared_informer.go)."""
     def add_event_handler_with_options(self, handler: ResourceEventHandler,
-                                       options: HandlerOptions) -> ResourceEventHandlerRegistration: ...
-    def remove_event_handler(self, handle: ResourceEventHandlerRegistration) -> None: ...
-    def get_store(self) -> Store: ...
-    def run(self, stop: threading.Event) -> None: ...
-    def has_synced(self) -> bool: ...
-    def has_synced_checker(self) -> DoneChecker: ...
-    def last_sync_resource_version(self) -> str: ...
-    def set_watch_error_handler(self, handler: WatchErrorHandler) -> None: ...
-    def set_transform(self, handler: TransformFunc) -> None: ...
-    def is_stopped(self) -> bool: ...
+                                       options: HandlerOptions) -> ResourceEventHandlerRegistration:
+        """Port of SharedInformer.AddEventHandlerWithOptions (shared_informer.go)."""
+    def remove_event_handler(self, handle: ResourceEventHandlerRegistration) -> None:
+        """Port of SharedInformer.RemoveEventHandler (shared_informer.go)."""
+    def get_store(self) -> Store:
+        """Port of SharedInformer.GetStore (shared_informer.go)."""
+    def run(self, stop: threading.Event) -> None:
+        """Port of SharedInformer.Run (shared_informer.go)."""
+    def has_synced(self) -> bool:
+        """Port of SharedInformer.HasSynced (shared_informer.go)."""
+    def has_synced_checker(self) -> DoneChecker:
+        """Port of SharedInformer.HasSyncedChecker (shared_informer.go)."""
+    def last_sync_resource_version(self) -> str:
+        """Port of SharedInformer.LastSyncResourceVersion (shared_informer.go)."""
+    def set_watch_error_handler(self, handler: WatchErrorHandler) -> None:
+        """Port of SharedInformer.SetWatchErrorHandler (shared_informer.go)."""
+    def set_transform(self, handler: TransformFunc) -> None:
+        """Port of SharedInformer.SetTransform (shared_informer.go)."""
+    def is_stopped(self) -> bool:
+        """Port of SharedInformer.IsStopped (shared_informer.go)."""
 
 
 @dataclass
@@ -135,8 +152,10 @@ class HandlerOptions:
 class SharedIndexInformer(SharedInformer, Protocol):
     """Port of SharedIndexInformer (shared_informer.go): a SharedInformer whose cache is an Indexer."""
 
-    def add_indexers(self, indexers: Indexers) -> None: ...
-    def get_indexer(self) -> Indexer: ...
+    def add_indexers(self, indexers: Indexers) -> None:
+        """Port of SharedIndexInformer.AddIndexers (shared_informer.go)."""
+    def get_indexer(self) -> Indexer:
+        """Port of SharedIndexInformer.GetIndexer (shared_informer.go)."""
 
 
 def new_shared_informer(lw: ListerWatcher, example_object: Any,
@@ -798,8 +817,3 @@ def new_process_listener(handler: ResourceEventHandler, requested_resync_period:
     """Port of newProcessListener (shared_informer.go). The buffer size parameter is gone: deques grow."""
     return ProcessorListener(handler, requested_resync_period, resync_period, now, has_synced,
                              clock if clock is not None else RealClock())
-
-
-def name_for_handler(handler: Any) -> str:
-    """Port of nameForHandler (event_handler_name.go), reduced: the handler's class name (Go adds a package path)."""
-    return type(handler).__name__

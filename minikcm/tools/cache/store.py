@@ -53,17 +53,28 @@ class Store(Protocol):
     `DeltaFIFO`, `RealFIFO` (the FIFOs implement the writing half).
     """
 
-    def add(self, obj: Any) -> None: ...
-    def update(self, obj: Any) -> None: ...
-    def delete(self, obj: Any) -> None: ...
-    def list(self) -> list[Any]: ...
-    def list_keys(self) -> builtins.list[Key]: ...
-    def last_store_sync_resource_version(self) -> str: ...
-    def bookmark(self, rv: str) -> None: ...
-    def get(self, obj: Any) -> tuple[Any, bool]: ...
-    def get_by_key(self, key: Key) -> tuple[Any, bool]: ...
-    def replace(self, list_: builtins.list[Any], resource_version: str) -> None: ...
-    def resync(self) -> None: ...
+    def add(self, obj: Any) -> None:
+        """Port of Store.Add (store.go)."""
+    def update(self, obj: Any) -> None:
+        """Port of Store.Update (store.go)."""
+    def delete(self, obj: Any) -> None:
+        """Port of Store.Delete (store.go)."""
+    def list(self) -> list[Any]:
+        """Port of Store.List (store.go)."""
+    def list_keys(self) -> builtins.list[Key]:
+        """Port of Store.ListKeys (store.go)."""
+    def last_store_sync_resource_version(self) -> str:
+        """Port of Store.LastStoreSyncResourceVersion (store.go)."""
+    def bookmark(self, rv: str) -> None:
+        """Port of Store.Bookmark (store.go)."""
+    def get(self, obj: Any) -> tuple[Any, bool]:
+        """Port of Store.Get (store.go)."""
+    def get_by_key(self, key: Key) -> tuple[Any, bool]:
+        """Port of Store.GetByKey (store.go)."""
+    def replace(self, list_: builtins.list[Any], resource_version: str) -> None:
+        """Port of Store.Replace (store.go)."""
+    def resync(self) -> None:
+        """Port of Store.Resync (store.go)."""
 
 
 TransactionType = str
@@ -86,7 +97,8 @@ class Transaction:
 class TransactionStore(Protocol):
     """Port of TransactionStore (store.go): a store that applies many writes under one lock."""
 
-    def transaction(self, *txns: Transaction) -> TransactionError | None: ...
+    def transaction(self, *txns: Transaction) -> TransactionError | None:
+        """Port of TransactionStore.Transaction (store.go)."""
 
 
 class TransactionError(Exception):

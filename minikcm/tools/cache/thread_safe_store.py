@@ -47,23 +47,40 @@ class ThreadSafeStore(Protocol):
     indexes and races with other readers, so treat them as read-only.
     """
 
-    def add(self, key: Key, obj: Any) -> None: ...
-    def update(self, key: Key, obj: Any) -> None: ...
-    def delete(self, key: Key) -> None: ...
-    def delete_with_object(self, key: Key, obj: Any) -> None: ...
-    def get(self, key: Key) -> tuple[Any, bool]: ...
-    def list(self) -> list[Any]: ...
-    def list_keys(self) -> builtins.list[Key]: ...
-    def replace(self, items: dict[Key, Any], resource_version: str) -> None: ...
-    def index(self, index_name: str, obj: Any) -> builtins.list[Any]: ...
-    def index_keys(self, index_name: str, indexed_value: str) -> builtins.list[Key]: ...
-    def bookmark(self, rv: str) -> None: ...
-    def last_store_sync_resource_version(self) -> str: ...
-    def list_index_func_values(self, name: str) -> builtins.list[str]: ...
-    def by_index(self, index_name: str, indexed_value: str) -> builtins.list[Any]: ...
-    def get_indexers(self) -> Indexers: ...
-    def add_indexers(self, new_indexers: Indexers) -> None: ...
-    def resync(self) -> None: ...
+    def add(self, key: Key, obj: Any) -> None:
+        """Port of ThreadSafeStore.Add (thread_safe_store.go)."""
+    def update(self, key: Key, obj: Any) -> None:
+        """Port of ThreadSafeStore.Update (thread_safe_store.go)."""
+    def delete(self, key: Key) -> None:
+        """Port of ThreadSafeStore.Delete (thread_safe_store.go)."""
+    def delete_with_object(self, key: Key, obj: Any) -> None:
+        """Port of ThreadSafeStore.DeleteWithObject (thread_safe_store.go)."""
+    def get(self, key: Key) -> tuple[Any, bool]:
+        """Port of ThreadSafeStore.Get (thread_safe_store.go)."""
+    def list(self) -> list[Any]:
+        """Port of ThreadSafeStore.List (thread_safe_store.go)."""
+    def list_keys(self) -> builtins.list[Key]:
+        """Port of ThreadSafeStore.ListKeys (thread_safe_store.go)."""
+    def replace(self, items: dict[Key, Any], resource_version: str) -> None:
+        """Port of ThreadSafeStore.Replace (thread_safe_store.go)."""
+    def index(self, index_name: str, obj: Any) -> builtins.list[Any]:
+        """Port of ThreadSafeStore.Index (thread_safe_store.go)."""
+    def index_keys(self, index_name: str, indexed_value: str) -> builtins.list[Key]:
+        """Port of ThreadSafeStore.IndexKeys (thread_safe_store.go)."""
+    def bookmark(self, rv: str) -> None:
+        """Port of ThreadSafeStore.Bookmark (thread_safe_store.go)."""
+    def last_store_sync_resource_version(self) -> str:
+        """Port of ThreadSafeStore.LastStoreSyncResourceVersion (thread_safe_store.go)."""
+    def list_index_func_values(self, name: str) -> builtins.list[str]:
+        """Port of ThreadSafeStore.ListIndexFuncValues (thread_safe_store.go)."""
+    def by_index(self, index_name: str, indexed_value: str) -> builtins.list[Any]:
+        """Port of ThreadSafeStore.ByIndex (thread_safe_store.go)."""
+    def get_indexers(self) -> Indexers:
+        """Port of ThreadSafeStore.GetIndexers (thread_safe_store.go)."""
+    def add_indexers(self, new_indexers: Indexers) -> None:
+        """Port of ThreadSafeStore.AddIndexers (thread_safe_store.go)."""
+    def resync(self) -> None:
+        """Port of ThreadSafeStore.Resync (thread_safe_store.go)."""
 
 
 @runtime_checkable

@@ -1,4 +1,4 @@
-"""Port of k8s.io/client-go/tools/record/event.go, with record/util/util.go and tools/reference/ref.go.
+"""Port of k8s.io/client-go/tools/record/event.go.
 
 Controllers report what they did as core/v1 Events ("Scaled up replica set web-5d
 to 3"). A controller holds an `EventRecorder`; each `eventf` builds an Event
@@ -36,8 +36,10 @@ Differs from Go:
   `RequestConstructionError` is a local stand-in until a REST client exists.
 - With `stop` in threaded mode, a second thread polls it (two Events cannot be
   selected on together).
-- get_reference takes kind and apiVersion from the object, else from
-  minikcm.apimachinery.schema's table of served resources (Go: the scheme).
+
+The helpers of record/util/util.go live in minikcm.tools.record.util and those of
+tools/reference/ref.go in minikcm.tools.reference; their names are imported here
+as well, so `from minikcm.tools.record.event import get_reference` keeps working.
 """
 
 from __future__ import annotations
@@ -48,18 +50,15 @@ import queue
 import random
 import re
 import threading
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kubernetes.client import CoreV1Event, V1EventSource, V1ListMeta, V1ObjectMeta, V1ObjectReference
+from kubernetes.client import CoreV1Event, V1EventSource, V1ObjectMeta, V1ObjectReference
 
 from minikcm.apimachinery import errors, runtime, wait, watch
-from minikcm.apimachinery.convert import gvk_of, object_meta
 from minikcm.apimachinery.field import go_format_float, go_quote
-from minikcm.apimachinery.validation import name_is_dns_subdomain
 from minikcm.clock import Clock, or_real
 from minikcm.sim.driver import Step
 from minikcm.tools.record.events_cache import (
@@ -70,6 +69,14 @@ from minikcm.tools.record.events_cache import (
     new_event_correlator_with_options,
     unix_nano,
 )
+from minikcm.tools.record.util import (  # also re-exported from here (see the module docstring)
+    EVENT_TYPE_NORMAL,
+    EVENT_TYPE_WARNING,
+    generate_event_name,
+    is_key_not_found_error,
+    validate_event_type,
+)
+from minikcm.tools.reference import ERR_NIL_OBJECT, get_partial_reference, get_reference
 
 if TYPE_CHECKING:
     from minikcm.client.interface import EventInterface
@@ -87,8 +94,6 @@ DEFAULT_SLEEP_DURATION: Seconds = 10.0
 MAX_QUEUED_EVENTS = 1000
 """Port of maxQueuedEvents: the broadcaster's queue, and each watcher's; beyond it events drop."""
 
-EVENT_TYPE_NORMAL = "Normal"  # Go: corev1.EventTypeNormal
-EVENT_TYPE_WARNING = "Warning"  # Go: corev1.EventTypeWarning
 CONTEXT_POLL_INTERVAL: Seconds = 0.05
 """Real seconds between two looks at the `stop` event given to new_broadcaster (threaded mode)."""
 
@@ -109,9 +114,12 @@ class EventSink(Protocol):
     Methods raise the clientset's errors (StatusError for API failures).
     """
 
-    def create(self, event: CoreV1Event) -> CoreV1Event: ...
-    def update(self, event: CoreV1Event) -> CoreV1Event: ...
-    def patch(self, old_event: CoreV1Event, data: bytes) -> CoreV1Event: ...
+    def create(self, event: CoreV1Event) -> CoreV1Event:
+        """Port of EventSink.Create (event.go)."""
+    def update(self, event: CoreV1Event) -> CoreV1Event:
+        """Port of EventSink.Update (event.go)."""
+    def patch(self, old_event: CoreV1Event, data: bytes) -> CoreV1Event:
+        """Port of EventSink.Patch (event.go)."""
 
 
 @dataclass
@@ -142,16 +150,20 @@ class EventRecorder(Protocol):
     namespace of the object (or "default").
     """
 
-    def event(self, obj: Any, event_type: str, reason: str, message: str) -> None: ...
-    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None: ...
+    def event(self, obj: Any, event_type: str, reason: str, message: str) -> None:
+        """Port of EventRecorder.Event (event.go)."""
+    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
+        """Port of EventRecorder.Eventf (event.go)."""
     def annotated_eventf(self, obj: Any, annotations: dict[str, str] | None, event_type: str,
-                         reason: str, message_fmt: str, *args: Any) -> None: ...
+                         reason: str, message_fmt: str, *args: Any) -> None:
+        """Port of EventRecorder.AnnotatedEventf (event.go)."""
 
 
 class EventRecorderLogger(EventRecorder, Protocol):
     """Port of EventRecorderLogger (event.go): a recorder whose own errors go to a chosen logger."""
 
-    def with_logger(self, log: logging.Logger) -> EventRecorderLogger: ...
+    def with_logger(self, log: logging.Logger) -> EventRecorderLogger:
+        """Port of EventRecorderLogger.WithLogger (event.go)."""
 
 
 class EventBroadcaster(Protocol):
@@ -161,12 +173,18 @@ class EventBroadcaster(Protocol):
     After `shutdown`, a sink gets at most one more try per event in flight.
     """
 
-    def start_event_watcher(self, event_handler: Callable[[CoreV1Event], None]) -> watch.Interface: ...
-    def start_recording_to_sink(self, sink: EventSink) -> watch.Interface: ...
-    def start_logging(self, logf: Callable[..., None]) -> watch.Interface: ...
-    def start_structured_logging(self, verbosity: int) -> watch.Interface: ...
-    def new_recorder(self, scheme: Any, source: V1EventSource) -> EventRecorderLogger: ...
-    def shutdown(self) -> None: ...
+    def start_event_watcher(self, event_handler: Callable[[CoreV1Event], None]) -> watch.Interface:
+        """Port of EventBroadcaster.StartEventWatcher (event.go)."""
+    def start_recording_to_sink(self, sink: EventSink) -> watch.Interface:
+        """Port of EventBroadcaster.StartRecordingToSink (event.go)."""
+    def start_logging(self, logf: Callable[..., None]) -> watch.Interface:
+        """Port of EventBroadcaster.StartLogging (event.go)."""
+    def start_structured_logging(self, verbosity: int) -> watch.Interface:
+        """Port of EventBroadcaster.StartStructuredLogging (event.go)."""
+    def new_recorder(self, scheme: Any, source: V1EventSource) -> EventRecorderLogger:
+        """Port of EventBroadcaster.NewRecorder (event.go)."""
+    def shutdown(self) -> None:
+        """Port of EventBroadcaster.Shutdown (event.go)."""
 
 
 def new_broadcaster(*, sleep_duration: Seconds = DEFAULT_SLEEP_DURATION,
@@ -487,6 +505,7 @@ class EventWatcher:
             self.broadcaster.stop_watching(self)
 
     def result_chan(self) -> watch.ResultChan:
+        """Port of broadcasterWatcher.ResultChan (watch/mux.go)."""
         return self.result
 
     def ready(self, now: datetime) -> bool:
@@ -746,70 +765,7 @@ def new_event_sink(events_client: EventInterface) -> EventSinkImpl:
     return EventSinkImpl(events_client)
 
 
-# --- record/util/util.go -----------------------------------------------------------------------------
-
-
-def validate_event_type(event_type: str) -> bool:
-    """Port of ValidateEventType (record/util/util.go): only Normal and Warning."""
-    return event_type in (EVENT_TYPE_NORMAL, EVENT_TYPE_WARNING)
-
-
-def is_key_not_found_error(err: BaseException | None) -> bool:
-    """Port of IsKeyNotFoundError (record/util/util.go): a StatusError with code 404."""
-    return isinstance(err, errors.StatusError) and err.code == 404
-
-
-def generate_event_name(ref_name: str, unix_nano_: int, rng: random.Random | None = None) -> str:
-    """Port of GenerateEventName (record/util/util.go): `<ref_name>.<hex nanos>`, or a uuid.
-
-    An object name can make that an invalid Event name (too long, or empty
-    making it start with a dot); then a random uuid4 is used instead.
-    """
-    name = f"{ref_name}.{unix_nano_:x}"
-    if name_is_dns_subdomain(name, False):
-        rng = rng if rng is not None else random.Random()
-        name = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-    return name
-
-
-# --- tools/reference/ref.go --------------------------------------------------------------------------
-
-ERR_NIL_OBJECT = "can't reference a nil object"
-"""Port of ErrNilObject (tools/reference/ref.go)."""
-
-
-def get_reference(scheme: Any, obj: Any) -> V1ObjectReference:
-    """Port of GetReference (tools/reference/ref.go): an ObjectReference to `obj`.
-
-    A V1ObjectReference is returned as it is. Kind and apiVersion come from
-    the object's own fields, else from the served resource its class (or
-    kind) belongs to; a list object gives only its resourceVersion.
-    Raises: ValueError for None or an object of no known kind; TypeError for
-    an object without metadata.
-    """
-    if obj is None:
-        raise ValueError(ERR_NIL_OBJECT)
-    if isinstance(obj, V1ObjectReference):
-        return obj  # never a reference to a reference
-    meta = object_meta(obj)
-    gvk = gvk_of(obj)
-    if not gvk.kind and not gvk.version:
-        raise ValueError(f"unexpected gvks registered for object {type(obj).__name__}: []")
-    kind, version = gvk.kind, gvk.group_version()
-    if isinstance(meta, V1ListMeta):  # only list metadata
-        return V1ObjectReference(kind=kind, api_version=version, resource_version=meta.resource_version)
-    return V1ObjectReference(kind=kind, api_version=version, name=meta.name, namespace=meta.namespace,
-                             uid=meta.uid, resource_version=meta.resource_version)
-
-
-def get_partial_reference(scheme: Any, obj: Any, field_path: str) -> V1ObjectReference:
-    """Port of GetPartialReference (tools/reference/ref.go): get_reference plus a field path.
-
-    Differs from Go: returns a copy, so a reference passed in is not changed.
-    """
-    ref = get_reference(scheme, obj).model_copy()
-    ref.field_path = field_path
-    return ref
+# --- fmt.Sprintf, the verbs event messages use -------------------------------------------------------
 
 
 def object_reference_go_string(ref: V1ObjectReference | None) -> str:
@@ -820,8 +776,6 @@ def object_reference_go_string(ref: V1ObjectReference | None) -> str:
               ("FieldPath", ref.field_path)]
     return "v1.ObjectReference{" + ", ".join(f"{k}:{go_quote(v or '')}" for k, v in fields) + "}"
 
-
-# --- fmt.Sprintf, the verbs event messages use -------------------------------------------------------
 
 _VERB = re.compile(r"%(-?)(\d*)([vsdq%])")
 

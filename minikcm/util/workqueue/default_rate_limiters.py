@@ -37,18 +37,28 @@ MAX_INT64 = 2**63 - 1
 
 
 class RateLimiter(Protocol):
-    """Port of RateLimiter / TypedRateLimiter (default_rate_limiters.go)."""
+    """Port of RateLimiter / TypedRateLimiter (default_rate_limiters.go): how long an item waits before its retry."""
 
     def when(self, item: Any) -> Seconds:
-        """How long `item` should wait before it is added again (and count one more failure)."""
+        """Port of RateLimiter.When (util/workqueue/default_rate_limiters.go).
+
+        How long `item` should wait before it is added again; this counts one
+        more failure for limiters that track them.
+        """
         ...
 
     def forget(self, item: Any) -> None:
-        """Stop tracking `item` (it succeeded, or we gave up on it)."""
+        """Port of RateLimiter.Forget (util/workqueue/default_rate_limiters.go).
+
+        Stop tracking `item` (it succeeded, or we gave up on it).
+        """
         ...
 
     def num_requeues(self, item: Any) -> int:
-        """How many failures `item` has had."""
+        """Port of RateLimiter.NumRequeues (util/workqueue/default_rate_limiters.go).
+
+        How many failures `item` has had.
+        """
         ...
 
 
@@ -75,12 +85,24 @@ class BucketRateLimiter:
         self.limiter = limiter
 
     def when(self, item: Any) -> Seconds:
+        """Port of BucketRateLimiter.When (util/workqueue/default_rate_limiters.go).
+
+        Reserve a token; wait until it is due.
+        """
         return self.limiter.reserve().delay()
 
     def num_requeues(self, item: Any) -> int:
+        """Port of BucketRateLimiter.NumRequeues (util/workqueue/default_rate_limiters.go).
+
+        Always 0, the bucket counts no failures.
+        """
         return 0
 
     def forget(self, item: Any) -> None:
+        """Port of BucketRateLimiter.Forget (util/workqueue/default_rate_limiters.go).
+
+        Nothing to forget; a taken token stays taken.
+        """
         pass
 
     def __repr__(self) -> str:
@@ -103,6 +125,12 @@ class ItemExponentialFailureRateLimiter:
         self._lock = threading.Lock()
 
     def when(self, item: Any) -> Seconds:
+        """Port of ItemExponentialFailureRateLimiter.When (util/workqueue/default_rate_limiters.go).
+
+        How long `item` waits before its next retry; counts one more failure.
+        The n-th failure of an item (counting from 0) waits base_delay * 2**n,
+        capped at max_delay: with base 5 ms, 5 ms, 10 ms, 20 ms, ...
+        """
         with self._lock:
             exp = self.failures.get(item, 0)
             self.failures[item] = exp + 1
@@ -118,10 +146,18 @@ class ItemExponentialFailureRateLimiter:
             return backoff
 
     def num_requeues(self, item: Any) -> int:
+        """Port of ItemExponentialFailureRateLimiter.NumRequeues (util/workqueue/default_rate_limiters.go).
+
+        Failures counted for `item`.
+        """
         with self._lock:
             return self.failures.get(item, 0)
 
     def forget(self, item: Any) -> None:
+        """Port of ItemExponentialFailureRateLimiter.Forget (util/workqueue/default_rate_limiters.go).
+
+        The next failure of `item` starts at base_delay.
+        """
         with self._lock:
             self.failures.pop(item, None)
 
@@ -155,6 +191,10 @@ class ItemFastSlowRateLimiter:
         self._lock = threading.Lock()
 
     def when(self, item: Any) -> Seconds:
+        """Port of ItemFastSlowRateLimiter.When (util/workqueue/default_rate_limiters.go).
+
+        Count a failure; fast_delay while few, then slow_delay.
+        """
         with self._lock:
             self.failures[item] = self.failures.get(item, 0) + 1
             if self.failures[item] <= self.max_fast_attempts:
@@ -162,10 +202,18 @@ class ItemFastSlowRateLimiter:
             return self.slow_delay
 
     def num_requeues(self, item: Any) -> int:
+        """Port of ItemFastSlowRateLimiter.NumRequeues (util/workqueue/default_rate_limiters.go).
+
+        Failures counted for `item`.
+        """
         with self._lock:
             return self.failures.get(item, 0)
 
     def forget(self, item: Any) -> None:
+        """Port of ItemFastSlowRateLimiter.Forget (util/workqueue/default_rate_limiters.go).
+
+        `item` gets fast retries again.
+        """
         with self._lock:
             self.failures.pop(item, None)
 
@@ -193,18 +241,27 @@ class MaxOfRateLimiter:
         self.limiters: list[RateLimiter] = list(limiters)
 
     def when(self, item: Any) -> Seconds:
+        """Port of MaxOfRateLimiter.When (util/workqueue/default_rate_limiters.go).
+
+        Ask every limiter (each counts the failure); keep the longest.
+        """
         longest = 0.0
         for limiter in self.limiters:
             longest = max(longest, limiter.when(item))
         return longest
 
     def num_requeues(self, item: Any) -> int:
+        """Port of MaxOfRateLimiter.NumRequeues (util/workqueue/default_rate_limiters.go).
+
+        The highest count any limiter has for `item`.
+        """
         most = 0
         for limiter in self.limiters:
             most = max(most, limiter.num_requeues(item))
         return most
 
     def forget(self, item: Any) -> None:
+        """Port of MaxOfRateLimiter.Forget (util/workqueue/default_rate_limiters.go): every limiter forgets `item`."""
         for limiter in self.limiters:
             limiter.forget(item)
 
@@ -225,12 +282,24 @@ class WithMaxWaitRateLimiter:
         self.max_delay = max_delay
 
     def when(self, item: Any) -> Seconds:
+        """Port of WithMaxWaitRateLimiter.When (util/workqueue/default_rate_limiters.go).
+
+        The wrapped limiter's wait, at most max_delay.
+        """
         return min(self.limiter.when(item), self.max_delay)
 
     def forget(self, item: Any) -> None:
+        """Port of WithMaxWaitRateLimiter.Forget (util/workqueue/default_rate_limiters.go).
+
+        Passed on to the wrapped limiter.
+        """
         self.limiter.forget(item)
 
     def num_requeues(self, item: Any) -> int:
+        """Port of WithMaxWaitRateLimiter.NumRequeues (util/workqueue/default_rate_limiters.go).
+
+        The wrapped limiter's count.
+        """
         return self.limiter.num_requeues(item)
 
     def __repr__(self) -> str:
@@ -263,7 +332,10 @@ END_OF_TIME = datetime.max.replace(tzinfo=timezone.utc)
 
 
 def every(interval: Seconds) -> Limit:
-    """Port of rate.Every: the limit that allows one event per `interval` (INF for a non-positive one)."""
+    """Port of rate.Every (golang.org/x/time/rate/rate.go).
+
+    The limit that allows one event per `interval` (INF for a non-positive one).
+    """
     if interval <= 0:
         return INF
     return 1 / interval
@@ -271,7 +343,10 @@ def every(interval: Seconds) -> Limit:
 
 @dataclass
 class Reservation:
-    """Port of rate.Reservation: the answer to reserve(): whether, and when, the events may happen."""
+    """Port of rate.Reservation (golang.org/x/time/rate/rate.go).
+
+    The answer to reserve(): whether, and when, the events may happen.
+    """
 
     ok: bool
     lim: Limiter
@@ -281,18 +356,26 @@ class Reservation:
     """The limit when the reservation was made (Go keeps it for Cancel)."""
 
     def delay(self) -> Seconds:
-        """Port of Reservation.Delay: how long from now (on the limiter's clock) until the reservation is met."""
+        """Port of Reservation.Delay (golang.org/x/time/rate/rate.go).
+
+        How long from now (on the limiter's clock) until the reservation is met.
+        """
         return self.delay_from(self.lim.clock.now())
 
     def delay_from(self, t: datetime) -> Seconds:
-        """Port of Reservation.DelayFrom: 0 if already met at `t`; INF_DURATION if never."""
+        """Port of Reservation.DelayFrom (golang.org/x/time/rate/rate.go).
+
+        0 if already met at `t`; INF_DURATION if never.
+        """
         if not self.ok or self.time_to_act == END_OF_TIME:
             return INF_DURATION
         return max(0.0, (self.time_to_act - t).total_seconds())
 
 
 class Limiter:
-    """Port of rate.Limiter: a token bucket of `burst` tokens, refilled at `limit` tokens per second.
+    """Port of rate.Limiter (golang.org/x/time/rate/rate.go).
+
+    A token bucket of `burst` tokens, refilled at `limit` tokens per second.
 
     Starts full. Each event takes a token; when none is left, a reservation is
     still granted but dated in the future, and the bucket goes into debt.
@@ -311,28 +394,34 @@ class Limiter:
         self._lock = threading.Lock()
 
     def tokens_at(self, t: datetime) -> float:
-        """Port of Limiter.TokensAt: how many tokens the bucket holds at `t` (negative: debt)."""
+        """Port of Limiter.TokensAt (golang.org/x/time/rate/rate.go).
+
+        How many tokens the bucket holds at `t` (negative: debt).
+        """
         with self._lock:
             return self.advance(t)
 
     def allow(self) -> bool:
-        """Port of Limiter.Allow: take a token if one is available now."""
+        """Port of Limiter.Allow (golang.org/x/time/rate/rate.go): take a token if one is available now."""
         return self.allow_n(self.clock.now(), 1)
 
     def allow_n(self, t: datetime, n: int) -> bool:
-        """Port of Limiter.AllowN: take `n` tokens at `t` only if they are there."""
+        """Port of Limiter.AllowN (golang.org/x/time/rate/rate.go): take `n` tokens at `t` only if they are there."""
         return self.reserve_n_limited(t, n, 0).ok
 
     def reserve(self) -> Reservation:
-        """Port of Limiter.Reserve: reserve one token now, however long that takes."""
+        """Port of Limiter.Reserve (golang.org/x/time/rate/rate.go): reserve one token now, however long that takes."""
         return self.reserve_n(self.clock.now(), 1)
 
     def reserve_n(self, t: datetime, n: int) -> Reservation:
-        """Port of Limiter.ReserveN: reserve `n` tokens at `t`; `ok` is False only if n > burst."""
+        """Port of Limiter.ReserveN (golang.org/x/time/rate/rate.go).
+
+        Reserve `n` tokens at `t`; `ok` is False only if n > burst.
+        """
         return self.reserve_n_limited(t, n, INF_DURATION)
 
     def reserve_n_limited(self, t: datetime, n: int, max_future_reserve: Seconds) -> Reservation:
-        """Port of Limiter.reserveN (rate.go): the one place tokens are taken.
+        """Port of Limiter.reserveN (golang.org/x/time/rate/rate.go): the one place tokens are taken.
 
         Refills the bucket up to `t`, takes `n` tokens, and if that leaves a debt,
         dates the reservation when the refill will have paid it. The reservation
@@ -360,7 +449,9 @@ class Limiter:
             return r
 
     def advance(self, t: datetime) -> float:
-        """Port of Limiter.advance (rate.go): the tokens at `t`, refilled since `last`, at most `burst`.
+        """Port of Limiter.advance (golang.org/x/time/rate/rate.go).
+
+        The tokens at `t`, refilled since `last`, at most `burst`.
 
         Does not change the limiter. A `t` before `last` counts as no time passed.
         Locking: `_lock` held.
@@ -375,19 +466,25 @@ class Limiter:
 
 
 def new_limiter(r: Limit, b: int, clock: Clock | None = None) -> Limiter:
-    """Port of rate.NewLimiter: a full bucket of `b` tokens refilled at `r` per second."""
+    """Port of rate.NewLimiter (golang.org/x/time/rate/rate.go).
+
+    A full bucket of `b` tokens refilled at `r` per second.
+    """
     return Limiter(r, b, clock)
 
 
 def duration_from_tokens(limit: Limit, tokens: float) -> Seconds:
-    """Port of Limit.durationFromTokens (rate.go): how long the refill takes to make `tokens`."""
+    """Port of Limit.durationFromTokens (golang.org/x/time/rate/rate.go): how long the refill takes to make `tokens`."""
     if limit <= 0:
         return INF_DURATION
     return tokens / limit
 
 
 def tokens_from_duration(limit: Limit, d: Seconds) -> float:
-    """Port of Limit.tokensFromDuration (rate.go): how many tokens `d` seconds of refill makes."""
+    """Port of Limit.tokensFromDuration (golang.org/x/time/rate/rate.go).
+
+    How many tokens `d` seconds of refill makes.
+    """
     if limit <= 0:
         return 0.0
     return d * limit

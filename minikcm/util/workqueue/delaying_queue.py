@@ -57,7 +57,9 @@ class DelayingInterface(Interface, Protocol):
     Differs from Go: also `steps()`, so wrappers can hand the waiting step to the driver.
     """
 
-    def add_after(self, item: Any, duration: Seconds) -> None: ...
+    def add_after(self, item: Any, duration: Seconds) -> None:
+        """Port of DelayingInterface.AddAfter (delaying_queue.go)."""
+
     def steps(self) -> list[Step]: ...
 
 
@@ -112,12 +114,15 @@ class WaitForPriorityQueue:
         self.entries: list[WaitFor] = []
 
     def len(self) -> int:
+        """Port of waitForPriorityQueue.Len (delaying_queue.go)."""
         return len(self.entries)
 
     def less(self, i: int, j: int) -> bool:
+        """Port of waitForPriorityQueue.Less (delaying_queue.go)."""
         return self.entries[i].ready_at < self.entries[j].ready_at
 
     def swap(self, i: int, j: int) -> None:
+        """Port of waitForPriorityQueue.Swap (delaying_queue.go)."""
         self.entries[i], self.entries[j] = self.entries[j], self.entries[i]
         self.entries[i].index = i
         self.entries[j].index = j

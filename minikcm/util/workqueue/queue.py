@@ -31,13 +31,20 @@ from minikcm.clock import Clock
 class Interface(Protocol):
     """Port of Interface / TypedInterface (queue.go): what controllers call on a work queue."""
 
-    def add(self, item: Any) -> None: ...
-    def len(self) -> int: ...
-    def get(self) -> tuple[Any, bool]: ...
-    def done(self, item: Any) -> None: ...
-    def shut_down(self) -> None: ...
-    def shut_down_with_drain(self) -> None: ...
-    def shutting_down(self) -> bool: ...
+    def add(self, item: Any) -> None:
+        """Port of Interface.Add (queue.go)."""
+    def len(self) -> int:
+        """Port of Interface.Len (queue.go)."""
+    def get(self) -> tuple[Any, bool]:
+        """Port of Interface.Get (queue.go)."""
+    def done(self, item: Any) -> None:
+        """Port of Interface.Done (queue.go)."""
+    def shut_down(self) -> None:
+        """Port of Interface.ShutDown (queue.go)."""
+    def shut_down_with_drain(self) -> None:
+        """Port of Interface.ShutDownWithDrain (queue.go)."""
+    def shutting_down(self) -> bool:
+        """Port of Interface.ShuttingDown (queue.go)."""
 
 
 class Queue(Protocol):
@@ -48,10 +55,14 @@ class Queue(Protocol):
     queue could move it); the default FIFO ignores it.
     """
 
-    def touch(self, item: Any) -> None: ...
-    def push(self, item: Any) -> None: ...
-    def len(self) -> int: ...
-    def pop(self) -> Any: ...
+    def touch(self, item: Any) -> None:
+        """Port of Queue.Touch (queue.go)."""
+    def push(self, item: Any) -> None:
+        """Port of Queue.Push (queue.go)."""
+    def len(self) -> int:
+        """Port of Queue.Len (queue.go)."""
+    def pop(self) -> Any:
+        """Port of Queue.Pop (queue.go)."""
 
 
 def default_queue() -> SliceQueue:
@@ -71,15 +82,19 @@ class SliceQueue:
         self.items: deque[Any] = deque()
 
     def touch(self, item: Any) -> None:
+        """Port of queue.Touch (queue.go)."""
         pass
 
     def push(self, item: Any) -> None:
+        """Port of queue.Push (queue.go)."""
         self.items.append(item)
 
     def len(self) -> int:
+        """Port of queue.Len (queue.go)."""
         return len(self.items)
 
     def pop(self) -> Any:
+        """Port of queue.Pop (queue.go)."""
         return self.items.popleft()
 
     def __repr__(self) -> str:

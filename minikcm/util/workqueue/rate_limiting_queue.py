@@ -32,9 +32,12 @@ Seconds = float
 class RateLimitingInterface(DelayingInterface, Protocol):
     """Port of RateLimitingInterface / TypedRateLimitingInterface (rate_limiting_queue.go)."""
 
-    def add_rate_limited(self, item: Any) -> None: ...
-    def forget(self, item: Any) -> None: ...
-    def num_requeues(self, item: Any) -> int: ...
+    def add_rate_limited(self, item: Any) -> None:
+        """Port of RateLimitingInterface.AddRateLimited (rate_limiting_queue.go)."""
+    def forget(self, item: Any) -> None:
+        """Port of RateLimitingInterface.Forget (rate_limiting_queue.go)."""
+    def num_requeues(self, item: Any) -> int:
+        """Port of RateLimitingInterface.NumRequeues (rate_limiting_queue.go)."""
 
 
 @dataclass

@@ -11,9 +11,12 @@ clientset (so a reactor can cut one process off the API server).
 from __future__ import annotations
 
 import random
+import sys
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+import pytest
 
 from minikcm.apimachinery.meta import GetOptions
 from minikcm.apiserver.server import APIServer
@@ -21,6 +24,8 @@ from minikcm.client import Fake, InProcessClientset
 from minikcm.clock import EPOCH, FakeClock, Seconds
 from minikcm.cmd.controller_manager import (
     ControllerManager,
+    apps,
+    core,
     controller_aliases,
     controllers_disabled_by_default,
     known_controllers,
@@ -207,3 +212,11 @@ class Cluster:
         """(driver time, holder) of every successful renewal seen in the trace."""
         return [(e.time, e.step.split("/")[1]) for e in self.driver.trace
                 if e.step.startswith("leaderelection/") and e.detail in ("renewed", "became leader")]
+
+
+@pytest.fixture
+def no_controller_packages(monkeypatch):
+    """Hide the packages of the four ported controllers, as before they are written."""
+    for module in (apps.DEPLOYMENT_MODULE, apps.REPLICA_SET_MODULE, apps.STATEFUL_SET_MODULE,
+                   core.GARBAGE_COLLECTOR_MODULE):
+        monkeypatch.setitem(sys.modules, module, None)

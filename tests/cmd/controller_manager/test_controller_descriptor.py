@@ -10,10 +10,10 @@ import threading
 
 import pytest
 
+from minikcm.features import ALPHA, DEFAULT_FEATURE_GATE, FeatureSpec
 from minikcm.cmd.controller_manager import apps, names
 from minikcm.cmd.controller_manager.config import KubeControllerManagerConfiguration
 from minikcm.cmd.controller_manager.controller_descriptor import (
-    FEATURE_GATES,
     PORTED_CONTROLLERS,
     ControllerDescriptor,
     NotPortedError,
@@ -55,13 +55,31 @@ def test_new_controller_descriptors_should_not_panic():
     assert len(new_controller_descriptors()) == 50
 
 
+def descriptor_gates() -> list[str]:
+    """Every gate some descriptor requires."""
+    return sorted({g for d in new_controller_descriptors().values() for g in d.get_required_feature_gates()})
+
+
+def force_gates(monkeypatch, value: bool) -> None:
+    """Set every descriptor gate for one test, locked ones too.
+
+    Go does this with an emulation version from before the locks; our gate has
+    no versions, so the test writes the explicit values directly.
+    """
+    for gate in descriptor_gates():
+        monkeypatch.setitem(DEFAULT_FEATURE_GATE.enabled_overrides, gate, value)
+
+
+def test_every_descriptor_gate_is_known_to_minikcm_features():
+    for gate in descriptor_gates():
+        DEFAULT_FEATURE_GATE.enabled(gate)  # raises KeyError for a gate minikcm.features lacks
+
+
 def test_new_controller_descriptors_always_returns_descriptors_for_all_controllers(monkeypatch):
     """Port of TestNewControllerDescriptorsAlwaysReturnsDescriptorsForAllControllers: gates never hide names."""
-    for gate in list(FEATURE_GATES):
-        monkeypatch.setitem(FEATURE_GATES, gate, False)
+    force_gates(monkeypatch, False)
     without = known_controllers()
-    for gate in list(FEATURE_GATES):
-        monkeypatch.setitem(FEATURE_GATES, gate, True)
+    force_gates(monkeypatch, True)
     assert known_controllers() == without
 
 
@@ -136,8 +154,7 @@ NOT_PORTED_EXEMPT = set(PORTED_CONTROLLERS) | {
 
 @pytest.mark.parametrize("name", sorted(DECLARED - NOT_PORTED_EXEMPT))
 def test_not_ported_controllers_refuse_clearly(monkeypatch, name):
-    for gate in list(FEATURE_GATES):
-        monkeypatch.setitem(FEATURE_GATES, gate, True)
+    force_gates(monkeypatch, True)
     descriptor = new_controller_descriptors()[name]
     with pytest.raises(NotPortedError) as err:
         descriptor.build_controller(context())
@@ -151,10 +168,19 @@ def test_build_controller_skips_a_gated_off_controller(monkeypatch):
     calls = []
     descriptor = ControllerDescriptor("gated-controller", lambda ctx, n: calls.append(n),
                                       required_feature_gates=["SeparateTaintEvictionController", "SomeAlphaGate"])
-    assert descriptor.build_controller(context()) is None  # SomeAlphaGate is unknown, so off
-    monkeypatch.setitem(FEATURE_GATES, "SomeAlphaGate", True)
+    monkeypatch.setitem(DEFAULT_FEATURE_GATE.known, "SomeAlphaGate", FeatureSpec(False, ALPHA))
+    assert descriptor.build_controller(context()) is None  # an alpha gate is off by default
+    assert calls == []
+    monkeypatch.setitem(DEFAULT_FEATURE_GATE.enabled_overrides, "SomeAlphaGate", True)
     descriptor.build_controller(context())
     assert calls == ["gated-controller"]
+
+
+def test_build_controller_refuses_a_gate_minikcm_does_not_know():
+    """Go's DefaultFeatureGate.Enabled panics on an unregistered gate; we raise KeyError."""
+    descriptor = ControllerDescriptor("typo-controller", lambda ctx, n: None, required_feature_gates=["NoSuchGate"])
+    with pytest.raises(KeyError, match="NoSuchGate"):
+        descriptor.build_controller(context())
 
 
 def test_build_controller_never_builds_cloud_provider_controllers():

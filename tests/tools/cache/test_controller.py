@@ -1,10 +1,11 @@
 """Tests for minikcm.tools.cache.controller, the event-handler half (ports from tools/cache/controller_test.go).
 
-The controller type is not ported yet, so the tests that upstream runs through
-a controller and a fake list-watch source drive the FIFO by hand: the test
-plays the reflector (add, update, replace) and the controller's process loop
-(pop until the queue is empty). What they check, store content, handler calls
-and resource versions, is the same.
+The controller half (ControllerImpl, informers over a FakeControllerSource) is
+tested in test_controller_informer.py. The tests here check process_deltas and
+the handler types on their own: the test plays the reflector (add, update,
+replace) and the controller's process loop (pop until the queue is empty), so
+store content, handler calls and resource versions are checked without a
+controller in between.
 """
 
 from __future__ import annotations

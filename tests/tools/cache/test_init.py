@@ -10,7 +10,7 @@ def test_all_matches_public_names():
     submodules = {
         "controller", "delta_fifo", "fifo", "index", "listers", "object_names", "store",
         "the_real_fifo", "thread_safe_store", "synctrack",
-        "listwatch", "reflector", "retry_with_deadline", "shared_informer",
+        "listwatch", "reflector", "retry_with_deadline", "shared_informer", "event_handler_name",
     }
     assert set(cache.__all__) == public - submodules
     assert len(cache.__all__) == len(set(cache.__all__)), "duplicate names in __all__"

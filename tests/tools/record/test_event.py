@@ -16,11 +16,9 @@ from kubernetes.client import (
     V1EventSource,
     V1LabelSelector,
     V1Lease,
-    V1ListMeta,
     V1ObjectMeta,
     V1ObjectReference,
     V1Pod,
-    V1PodList,
     V1PodSpec,
     V1PodTemplateSpec,
 )
@@ -28,21 +26,17 @@ from kubernetes.client import (
 from minikcm.apimachinery import errors, wait
 from minikcm.apimachinery.meta import ListOptions
 from minikcm.apimachinery.schema import GroupResource
-from minikcm.apimachinery.validation import name_is_dns_subdomain
 from minikcm.client.fake import new_simple_clientset
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.sim.driver import Driver
 from minikcm.tools.record.event import (
     MAX_QUEUED_EVENTS,
     RequestConstructionError,
-    generate_event_name,
     get_partial_reference,
     get_reference,
     go_sprintf,
-    is_key_not_found_error,
     new_broadcaster,
     new_event_sink,
-    validate_event_type,
 )
 from minikcm.tools.record.events_cache import new_event_correlator, unix_nano
 
@@ -442,92 +436,12 @@ def test_recorder_builds_the_event(caplog):
     assert "Could not construct reference" in caplog.text
 
 
-# --- util.go and ref.go ------------------------------------------------------------------------------
-
-
-def test_validate_event_type():
-    assert validate_event_type("Normal") and validate_event_type("Warning")
-    assert not validate_event_type("normal") and not validate_event_type("")
-
-
-def test_is_key_not_found_error():
-    assert is_key_not_found_error(errors.new_not_found(GroupResource("", "events"), "x"))
-    assert not is_key_not_found_error(errors.new_already_exists(GroupResource("", "events"), "x"))
-    assert not is_key_not_found_error(Exception("404"))
-    assert not is_key_not_found_error(None)
-
-
-GENERATE_EVENT_NAME_CASES = [
-    pytest.param("test-pod", "test-pod.178959f726d80ec", id="valid name"),
-    pytest.param("x" * 300, None, id="invalid name - too long"),
-    pytest.param("test.POD", None, id="invalid name - upper case"),
-    pytest.param("test.pod/invalid!chars?", None, id="invalid name - special chars"),
-    pytest.param("--test.pod/invalid!chars?", None,
-                 id="invalid name - special chars and non alphanumeric starting character"),
-]
-
-
-@pytest.mark.parametrize("ref_name, expected", GENERATE_EVENT_NAME_CASES)
-def test_generate_event_name(ref_name, expected):
-    """Port of TestGenerateEventName (record/util/util_test.go)."""
-    actual = generate_event_name(ref_name, 105999103295324396)
-    assert name_is_dns_subdomain(actual, False) == []
-    if expected is not None:
-        assert actual == expected
-
-
-def test_generate_event_name_fallback_draws_from_rng():
-    fallback = generate_event_name("x" * 260, 1, random.Random(3))
-    assert fallback == generate_event_name("x" * 260, 1, random.Random(3))
-    assert len(fallback) == 36 and fallback[14] == "4"  # a uuid4
-    assert generate_event_name("", 1, random.Random(3)) == fallback  # ".1" is no valid name either
-
-
-def test_get_reference_nil_scheme_with_populated_gvk():
-    """Port of TestGetReferenceNilSchemeWithPopulatedGVK (tools/reference/ref_test.go)."""
-    ref = get_reference(None, {"apiVersion": "foo.group/v3", "kind": "Bar", "metadata": {"name": "a-name"}})
-    assert (ref.api_version, ref.kind, ref.name) == ("foo.group/v3", "Bar", "a-name")
-
-
 def new_deployment(name: str) -> V1Deployment:
     labels = {"app": name}
     return V1Deployment(
         metadata=V1ObjectMeta(name=name, namespace="default"),
         spec=V1DeploymentSpec(selector=V1LabelSelector(match_labels=labels), template=V1PodTemplateSpec(
             metadata=V1ObjectMeta(labels=labels), spec=V1PodSpec(containers=[V1Container(name="c", image="nginx")]))))
-
-
-GET_REFERENCE_CASES = [
-    pytest.param(TEST_POD, ("Pod", "v1", "foo", "baz", "bar"), id="typed-object-without-type-meta"),
-    pytest.param(new_deployment("web"), ("Deployment", "apps/v1", "web", "default", None),
-                 id="group-from-resource-table"),
-    pytest.param(V1Lease(api_version="coordination.k8s.io/v1", kind="Lease", metadata=V1ObjectMeta(name="l")),
-                 ("Lease", "coordination.k8s.io/v1", "l", None, None), id="type-meta-set"),
-    pytest.param({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "w", "namespace": "d", "uid": "x"}},
-                 ("Pod", "v1", "w", "d", "x"), id="wire-dict"),
-    pytest.param(V1PodList(metadata=V1ListMeta(resource_version="5"), items=[]),
-                 ("PodList", "v1", None, None, None), id="list-only-metadata"),
-]
-
-
-@pytest.mark.parametrize("obj, want", GET_REFERENCE_CASES)
-def test_get_reference(obj, want):
-    ref = get_reference(None, obj)
-    assert (ref.kind, ref.api_version, ref.name, ref.namespace, ref.uid) == want
-
-
-def test_get_reference_edge_cases():
-    ref = V1ObjectReference(kind="Pod", name="p")
-    assert get_reference(None, ref) is ref
-    partial = get_partial_reference(None, ref, "spec.containers[0]")
-    assert partial.field_path == "spec.containers[0]" and ref.field_path is None
-    assert get_reference(None, V1PodList(metadata=V1ListMeta(resource_version="5"), items=[])).resource_version == "5"
-    with pytest.raises(ValueError, match="nil object"):
-        get_reference(None, None)
-    with pytest.raises(ValueError, match="unexpected gvks"):
-        get_reference(None, V1ObjectMeta(name="no-kind"))
-    with pytest.raises(TypeError):
-        get_reference(None, 42)
 
 
 GO_SPRINTF_CASES = [

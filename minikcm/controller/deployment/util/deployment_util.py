@@ -1053,6 +1053,7 @@ class ReplicaSetsByRevision:
         controller_utils.go_sort(self, reverse)
 
     def less(self, i: int, j: int) -> bool:
+        """Port of ReplicaSetsByRevision.Less (pkg/controller/deployment/util/deployment_util.go)."""
         try:
             revision1, revision2 = revision(self.items[i]), revision(self.items[j])
         except ValueError:
