@@ -34,6 +34,9 @@ from minikcm.exercises.overview.checks import CHAPTER as OVERVIEW
 from minikcm.exercises.p1.checks import CHAPTER as P1
 from minikcm.exercises.p2_informers.checks import CHAPTER as P2_INFORMERS
 from minikcm.exercises.p2_workqueue.checks import CHAPTER as P2_WORKQUEUE
+from minikcm.exercises.p3.checks import CHAPTER as P3
+from minikcm.exercises.p4.checks import CHAPTER as P4
+from minikcm.exercises.p5.checks import CHAPTER as P5
 from minikcm.exercises.wait.checks import CHAPTER as WAIT
 
 EXERCISES: dict[str, Chapter] = {
@@ -41,6 +44,9 @@ EXERCISES: dict[str, Chapter] = {
     "p1": P1,
     "p2-informers": P2_INFORMERS,
     "p2-workqueue": P2_WORKQUEUE,
+    "p3": P3,
+    "p4": P4,
+    "p5": P5,
     "wait": WAIT,
 }
 """Every chapter with exercises, by id, in the docs' chapter order (`minikcm exercises list` shows them so)."""

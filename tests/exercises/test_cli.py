@@ -17,7 +17,7 @@ JITTER_BODY = '''
 def jitter(duration, max_factor, rng=None):
     if max_factor <= 0.0:
         max_factor = 1.0
-    draw = rng.random() if rng is not None else jitter_rand()
+    draw = rng.random() if rng is not None else wait.jitter_rand()
     return duration + draw * max_factor * duration
 '''
 

@@ -43,7 +43,7 @@ def load(chapter: Chapter, ex: Exercise, path: Path) -> object:
 
 
 def test_every_chapter_has_at_least_three_exercises():
-    assert list(EXERCISES) == ["overview", "p1", "p2-informers", "p2-workqueue", "wait"]
+    assert list(EXERCISES) == ["overview", "p1", "p2-informers", "p2-workqueue", "p3", "p4", "p5", "wait"]
     for chapter_id, chapter in EXERCISES.items():
         assert chapter.id == chapter_id
         assert len(chapter.exercises) >= 3, chapter_id
@@ -292,6 +292,124 @@ def backoff_until(f, backoff, sliding, stop):
             return
 '''
 
+WRONG_RESOLVE_FENCEPOSTS = '''
+from minikcm.apimachinery import intstr
+
+
+def resolve_fenceposts(max_surge, max_unavailable, desired):
+    # Wrong: rounds the surge down too, so 25% of 10 allows 2 extra pods instead of 3.
+    surge = intstr.get_scaled_value_from_int_or_percent(intstr.value_or_default(max_surge, 0), desired, False)
+    unavailable = intstr.get_scaled_value_from_int_or_percent(intstr.value_or_default(max_unavailable, 0), desired, False)
+    if surge == 0 and unavailable == 0:
+        unavailable = 1
+    return surge, unavailable
+'''
+
+WRONG_RECONCILE_OLD_REPLICA_SETS = '''
+from minikcm.controller.deployment.util import deployment_util as util
+
+
+def reconcile_old_replica_sets(self, all_rss, old_rss, new_rs, deployment):
+    # Wrong: forgets the new ReplicaSet's unavailable pods, so a broken template drains the old pods.
+    if util.get_replica_count_for_replica_sets(list(old_rss)) == 0:
+        return False
+    min_available = (deployment.spec.replicas or 0) - util.max_unavailable(deployment)
+    max_scaled_down = util.get_replica_count_for_replica_sets(all_rss) - min_available
+    if max_scaled_down <= 0:
+        return False
+    try:
+        old_rss, cleaned = self.cleanup_unhealthy_replicas(old_rss, deployment, max_scaled_down)
+        scaled = self.scale_down_old_replica_sets_for_rolling_update([*old_rss, new_rs], old_rss, deployment)
+    except Exception:
+        return False
+    return cleaned + scaled > 0
+'''
+
+WRONG_SLOW_START_BATCH = '''
+def slow_start_batch(count, initial_batch_size, fn, *, deterministic=None):
+    # Wrong: does not stop at the first failed batch, so a broken template costs every create.
+    remaining, successes, first_error = count, 0, None
+    batch_size = min(remaining, initial_batch_size)
+    while batch_size > 0:
+        for _ in range(batch_size):
+            try:
+                fn()
+                successes += 1
+            except Exception as err:
+                first_error = first_error or err
+        remaining -= batch_size
+        batch_size = min(2 * batch_size, remaining)
+    return successes, first_error
+'''
+
+WRONG_SATISFIED_EXPECTATIONS = '''
+def satisfied_expectations(self, controller_key):
+    # Wrong: forgets that expectations expire, so one lost watch event stalls the ReplicaSet for good.
+    exp, exists = self.get_expectations(controller_key)
+    if exists:
+        return exp.fulfilled()
+    return True
+'''
+
+WRONG_PROCESS_REPLICA = '''
+from minikcm.apimachinery.convert import deep_copy
+from minikcm.controller.statefulset.stateful_set_utils import (
+    identity_matches, is_created, is_failed, is_pending, is_succeeded, storage_matches,
+)
+
+
+def process_replica(self, set_, update_set, monotonic, replicas, i, now):
+    # Wrong: OrderedReady never waits for the pod to be Running and Ready, so web-1 starts beside web-0.
+    replica = replicas[i]
+    if is_failed(replica) or is_succeeded(replica):
+        if replica.metadata.deletion_timestamp is None:
+            self.pod_control.delete_stateful_pod(set_, replica)
+        return True
+    if not is_created(replica):
+        if self.pod_control.pod_claim_is_stale(set_, replica):
+            return True
+        self.pod_control.create_stateful_pod(set_, replica)
+    if is_pending(replica):
+        self.pod_control.create_missing_persistent_volume_claims(set_, replica)
+    if identity_matches(set_, replica) and storage_matches(set_, replica):
+        return False
+    self.pod_control.update_stateful_pod(update_set, deep_copy(replica))
+    return False
+'''
+
+WRONG_UPDATE_AFTER_INVARIANT = '''
+from minikcm.apimachinery import errors
+from minikcm.controller.statefulset.stateful_set_utils import (
+    get_pod_revision, get_stateful_set_max_unavailable, is_terminating, is_unavailable,
+)
+
+
+def update_stateful_set_after_invariant_established(ssc, set_, replicas, update_revision, status, now):
+    # Wrong: "target > partition" where upstream has >=, so the pod at the partition is never updated.
+    rolling = set_.spec.update_strategy.rolling_update if set_.spec.update_strategy else None
+    partition, max_unavailable = 0, 1
+    if rolling is not None:
+        partition = rolling.partition or 0
+        try:
+            max_unavailable = get_stateful_set_max_unavailable(rolling.max_unavailable, set_.spec.replicas or 0)
+        except ValueError as err:
+            return status, err
+    unavailable = sum(1 for pod in replicas if is_unavailable(pod, set_.spec.min_ready_seconds or 0, now))
+    deleted, target = 0, len(replicas) - 1
+    while target > partition and deleted < max_unavailable - unavailable:
+        pod = replicas[target]
+        if get_pod_revision(pod) != update_revision.metadata.name and not is_terminating(pod):
+            try:
+                ssc.pod_control.delete_stateful_pod(set_, pod)
+            except Exception as err:
+                if not errors.is_not_found(err):
+                    return status, err
+            deleted += 1
+            status.current_replicas = (status.current_replicas or 0) - 1
+        target -= 1
+    return status, None
+'''
+
 WRONG_SOLUTIONS = [
     # chapter,        exercise,                  source,                         a case that must fail
     pytest.param("overview", "is_controller_enabled", WRONG_IS_CONTROLLER_ENABLED, "off by default",
@@ -308,6 +426,18 @@ WRONG_SOLUTIONS = [
                  id="p2-workqueue/add-ignores-processing"),
     pytest.param("p2-workqueue", "when", WRONG_WHEN, "doubles-per-item-and-forget-resets",
                  id="p2-workqueue/when-counts-from-one"),
+    pytest.param("p3", "resolve_fenceposts", WRONG_RESOLVE_FENCEPOSTS, "39%-of-10-surge-rounds-up",
+                 id="p3/resolve_fenceposts-rounds-surge-down"),
+    pytest.param("p3", "reconcile_old_replica_sets", WRONG_RECONCILE_OLD_REPLICA_SETS,
+                 "broken-new-template-keeps-unhealthy-old", id="p3/reconcile_old-ignores-unavailable-new-pods"),
+    pytest.param("p4", "slow_start_batch", WRONG_SLOW_START_BATCH, "6-to-10-fail-the-batch-of-4-finishes",
+                 id="p4/slow_start_batch-does-not-stop-at-the-first-error"),
+    pytest.param("p4", "satisfied_expectations", WRONG_SATISFIED_EXPECTATIONS, "expire-after-the-timeout-not-at-it",
+                 id="p4/satisfied_expectations-never-expire"),
+    pytest.param("p5", "process_replica", WRONG_PROCESS_REPLICA, "running-not-ready-ordered-waits",
+                 id="p5/process_replica-does-not-wait-for-readiness"),
+    pytest.param("p5", "update_stateful_set_after_invariant_established", WRONG_UPDATE_AFTER_INVARIANT,
+                 "the-pod-at-the-partition-is-updated", id="p5/rolling-update-skips-the-partition-ordinal"),
     pytest.param("wait", "exponential_backoff", WRONG_EXPONENTIAL_BACKOFF, "never-true-gives-up-after-steps",
                  id="wait/exponential_backoff-sleeps-after-the-last-try"),
     pytest.param("wait", "backoff_until", WRONG_BACKOFF_UNTIL, "stopped-before-start-never-calls-f",

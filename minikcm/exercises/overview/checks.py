@@ -38,10 +38,10 @@ from minikcm.cmd.controller_manager import (
     resync_period,
 )
 from minikcm.cmd.controller_manager.config import CompletedConfig, Config
-from minikcm.cmd.controller_manager.controller_descriptor import feature_enabled
 from minikcm.cmd.options import new_kube_controller_manager_options
 from minikcm.cmd.options.duration import HOUR, MICROSECOND, MILLISECOND, MINUTE, SECOND, parse_duration_ns
 from minikcm.exercises.base import Case, Chapter, CheckFailed, Exercise, FixedDraws, expect, expect_equal
+from minikcm.features import DEFAULT_FEATURE_GATE
 from minikcm.sim.driver import Driver, Step
 
 CMD = "minikcm.cmd"
@@ -111,7 +111,7 @@ def expected_controllers(descriptors: dict[str, ControllerDescriptor]) -> list[s
     for name, d in sorted(descriptors.items()):
         if d.requires_special_handling() or d.is_cloud_provider_controller():
             continue
-        if not all(feature_enabled(g) for g in d.get_required_feature_gates()):
+        if not all(DEFAULT_FEATURE_GATE.enabled(g) for g in d.get_required_feature_gates()):
             continue
         if name == "deployment-controller":
             continue

@@ -319,9 +319,9 @@ CHAPTER = Chapter(
             goal_en="Spread a duration at random over [d, d x (1 + max_factor)], drawing once per call.",
             goal_zh="把一个时长随机拉长到 [d, d×(1+max_factor)] 之间，每次调用只抽一个随机数。",
             hint_en="A non-positive max_factor means 1.0. The result is duration + draw x max_factor x duration, "
-                    "with the draw from rng.random() or, without an rng, jitter_rand().",
+                    "with the draw from rng.random() or, without an rng, wait.jitter_rand().",
             hint_zh="max_factor 不大于 0 时按 1.0 处理。结果是 duration + 随机数 × max_factor × duration；"
-                    "有 rng 用 rng.random()，没有就用 jitter_rand()。",
+                    "有 rng 用 rng.random()，没有就用 wait.jitter_rand()。",
             cases=jitter_cases,
             runs=("wait-backoff",),
         ),

@@ -20,8 +20,9 @@ from minikcm.util.workqueue.default_rate_limiters import MAX_INT64, ItemExponent
 
 
 def when(self: ItemExponentialFailureRateLimiter, item: Any) -> Seconds:
-    """How long `item` waits before its next retry; counts one more failure.
+    """Port of ItemExponentialFailureRateLimiter.When (util/workqueue/default_rate_limiters.go).
 
+    How long `item` waits before its next retry; counts one more failure.
     The n-th failure of an item (counting from 0) waits base_delay * 2**n,
     capped at max_delay: with base 5 ms, 5 ms, 10 ms, 20 ms, ...
     """
