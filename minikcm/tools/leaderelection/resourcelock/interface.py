@@ -109,7 +109,8 @@ class EventRecorder(Protocol):
     `message_fmt` is a %-style format; the lease lock always passes "%s".
     """
 
-    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None: ...
+    def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None:
+        """Port of EventRecorder.Eventf (resourcelock/interface.go)."""
 
 
 @dataclass
