@@ -242,6 +242,6 @@ def test_mermaid_draws_svg(page, base_url, path):
 
 
 def test_api_reference_renders_module(page, base_url):
-    page.goto(base_url + "/en/reference/")
+    page.goto(base_url + "/en/reference/apimachinery/")
     page.locator("[id='minikcm.upstream.permalink']").wait_for(timeout=WAIT_MS)
     screenshot(page, "reference-en", full_page=False)  # the page is long; the viewport shows it renders
