@@ -14,31 +14,23 @@ request. Before accepted sockets set TCP_NODELAY, each HTTPS request took
 about 45 ms (a delayed-ACK wait); now it should be around a millisecond.
 Nothing here can fail.
 
-Run: `.venv/bin/python benchmarks/http.py [--requests N]`.
+Run: `.venv/bin/python benchmarks/http_front.py [--requests N]`.
 """
 
 from __future__ import annotations
 
+import argparse
+import statistics
 import sys
-from pathlib import Path
+import time
+from collections.abc import Callable
 
-# Tricky: this file is called http.py, and running it puts its folder first on
-# sys.path, where it would hide the standard library's `http` package from
-# every import below. Drop that entry before importing anything else.
-if sys.path and Path(sys.path[0] or ".").resolve() == Path(__file__).resolve().parent:
-    del sys.path[0]
+from kubernetes.client import CoreV1Api
 
-import argparse  # noqa: E402 (after the sys.path fix above)
-import statistics  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-
-from kubernetes.client import CoreV1Api  # noqa: E402
-
-from minikcm.apiserver.http.server import serve  # noqa: E402
-from minikcm.apiserver.server import APIServer  # noqa: E402
-from minikcm.client.inprocess import InProcessClientset  # noqa: E402
-from minikcm.client.rest import RESTClientset  # noqa: E402
+from minikcm.apiserver.http.server import serve
+from minikcm.apiserver.server import APIServer
+from minikcm.client.inprocess import InProcessClientset
+from minikcm.client.rest import RESTClientset
 
 POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "bench", "namespace": "default"},
        "spec": {"containers": [{"name": "c", "image": "nginx:1.27"}]}}
