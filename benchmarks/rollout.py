@@ -23,6 +23,7 @@ import sys
 import time
 
 from minikcm.apiserver.server import APIServer
+from minikcm.sim.kubelet import KubeletConfig
 from minikcm.sim.scenarios.cluster import Cluster, deployment
 
 
@@ -38,7 +39,8 @@ def rollout(replicas: int) -> tuple[float, float, int, int]:
     c = Cluster(1, trace_pods=False)
     c.with_replica_set_controller()
     c.with_deployment_controller()
-    c.with_kubelet()
+    # Each simulated node hands out pod IPs from its own /24: give 2,000 pods room enough.
+    c.with_kubelet(KubeletConfig(nodes=max(3, 2 * replicas // 200 + 1)))
     c.start()
     c.driver.observers.clear()        # no per-step trace or probes: measure the controllers
     c.driver.trace_steps = False
