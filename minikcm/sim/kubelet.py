@@ -59,7 +59,6 @@ import re
 import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from kubernetes.client import (
     V1Binding,
@@ -77,7 +76,7 @@ from kubernetes.client import (
     V1PodStatus,
 )
 
-from minikcm.apimachinery import errors, runtime, wait
+from minikcm.apimachinery import errors
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.meta import CreateOptions, DeleteOptions, Preconditions, UpdateOptions
 from minikcm.clock import Clock, Seconds
@@ -85,13 +84,8 @@ from minikcm.client.interface import Interface
 from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import PodLister
 from minikcm.sim.driver import Step
-from minikcm.tools.cache.controller import ResourceEventHandlerFuncs, deletion_handling_meta_namespace_key_func
+from minikcm.sim.keyworker import KeyWorker
 from minikcm.tools.cache.store import split_meta_namespace_key
-from minikcm.util.workqueue import (
-    RateLimitingQueueConfig,
-    default_controller_rate_limiter,
-    new_rate_limiting_queue_with_config,
-)
 from minikcm.util.workqueue.rate_limiting_queue import RateLimitingType
 
 log = logging.getLogger(__name__)
@@ -255,83 +249,25 @@ class Kubelet:
         self.ip_pool = IPPool(rng)
         self.records: dict[str, PodRecord] = {}
         """Pod key -> the pod's simulated life."""
-        self.queue: RateLimitingType = new_rate_limiting_queue_with_config(
-            default_controller_rate_limiter(clock),
-            RateLimitingQueueConfig(name="kubelet", clock=clock, deterministic=deterministic))
+        self.key_worker = KeyWorker("kubelet", "pod", self.sync_pod, clock, deterministic)
+        self.queue: RateLimitingType = self.key_worker.queue  # sync parks keys with add_after
         informer = pod_informer.informer()
-        informer.add_event_handler(ResourceEventHandlerFuncs(
-            add_func=self.enqueue_pod, update_func=self.update_pod, delete_func=self.enqueue_pod))
+        informer.add_event_handler(self.key_worker.handlers())
         self.pod_lister: PodLister = pod_informer.lister()
         self.pod_lister_synced = informer.has_synced
 
     def __repr__(self) -> str:
         return f"<Kubelet nodes={len(self.node_names)} pods={len(self.records)} queued={self.queue.len()}>"
 
-    # -- handlers -----------------------------------------------------------------------------
-
-    def enqueue_pod(self, obj: Any) -> None:
-        """Queue the pod's key (add and delete handler; tombstones too)."""
-        try:
-            key = deletion_handling_meta_namespace_key_func(obj)
-        except Exception as err:  # an object without a name: nothing to simulate
-            runtime.handle_error(err)
-            return
-        self.queue.add(key)
-
-    def update_pod(self, old: Any, cur: Any) -> None:
-        """Queue the pod's key, unless it is a resync (same resourceVersion)."""
-        if old.metadata.resource_version == cur.metadata.resource_version:
-            return
-        self.enqueue_pod(cur)
-
     # -- running ------------------------------------------------------------------------------
 
     def steps(self) -> list[Step]:
         """The kubelet as driver steps: `kubelet/sync` (one key) and the queue's waiting step."""
-        return [Step("kubelet/sync", self.sync_ready, self.process_next_work_item), *self.queue.steps()]
-
-    def sync_ready(self) -> bool:
-        """A key is queued, so process_next_work_item will not block."""
-        return self.queue.len() > 0
+        return self.key_worker.steps()
 
     def run(self, stop: threading.Event) -> None:
-        """Threaded mode: run the sync loop on a `kubelet/sync` thread until `stop` is set.
-
-        Blocks: until `stop` is set and the thread has ended.
-        """
-        thread = threading.Thread(name="kubelet/sync", target=wait.until, args=(self.worker, 1.0, stop),
-                                  daemon=True)
-        thread.start()
-        try:
-            stop.wait()
-        finally:
-            self.queue.shut_down()
-            thread.join()
-
-    def worker(self) -> None:
-        """Process keys until the queue shuts down."""
-        while self.process_next_work_item():
-            pass
-
-    def process_next_work_item(self) -> bool:
-        """One unit of kubelet work: sync one pod key; a failure retries it with backoff.
-
-        Returns False once the queue is shutting down.
-        Blocks: until a key is queued (the driver calls this only when one is).
-        """
-        key, quit_ = self.queue.get()
-        if quit_:
-            return False
-        try:
-            self.sync_pod(key)
-        except Exception as err:  # the one catch-all of this loop
-            runtime.handle_error(RuntimeError(f"kubelet: syncing pod {key!r} failed: {err}"))
-            self.queue.add_rate_limited(key)
-        else:
-            self.queue.forget(key)
-        finally:
-            self.queue.done(key)
-        return True
+        """Threaded mode: the sync loop on a `kubelet/sync` thread until `stop` is set (see KeyWorker.run)."""
+        self.key_worker.run(stop)
 
     # -- the sync -----------------------------------------------------------------------------
 

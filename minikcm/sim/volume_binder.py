@@ -42,11 +42,10 @@ import logging
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from kubernetes.client import V1PersistentVolumeClaim, V1PersistentVolumeClaimStatus
 
-from minikcm.apimachinery import errors, runtime, wait
+from minikcm.apimachinery import errors
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.meta import UpdateOptions
 from minikcm.clock import Clock, Seconds
@@ -54,13 +53,8 @@ from minikcm.client.interface import Interface
 from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import PersistentVolumeClaimLister
 from minikcm.sim.driver import Step
-from minikcm.tools.cache.controller import ResourceEventHandlerFuncs, deletion_handling_meta_namespace_key_func
+from minikcm.sim.keyworker import KeyWorker
 from minikcm.tools.cache.store import split_meta_namespace_key
-from minikcm.util.workqueue import (
-    RateLimitingQueueConfig,
-    default_controller_rate_limiter,
-    new_rate_limiting_queue_with_config,
-)
 from minikcm.util.workqueue.rate_limiting_queue import RateLimitingType
 
 log = logging.getLogger(__name__)
@@ -121,83 +115,25 @@ class VolumeBinder:
         """True once the API server refused `spec.volumeName` (then only annotations are written)."""
         self.records: dict[str, ClaimRecord] = {}
         """Claim key -> its record, while the claim exists."""
-        self.queue: RateLimitingType = new_rate_limiting_queue_with_config(
-            default_controller_rate_limiter(clock),
-            RateLimitingQueueConfig(name="volume-binder", clock=clock, deterministic=deterministic))
+        self.key_worker = KeyWorker("volume-binder", "claim", self.sync_claim, clock, deterministic)
+        self.queue: RateLimitingType = self.key_worker.queue  # sync parks keys with add_after
         informer = claim_informer.informer()
-        informer.add_event_handler(ResourceEventHandlerFuncs(
-            add_func=self.enqueue_claim, update_func=self.update_claim, delete_func=self.enqueue_claim))
+        informer.add_event_handler(self.key_worker.handlers())
         self.claim_lister: PersistentVolumeClaimLister = claim_informer.lister()
         self.claim_lister_synced = informer.has_synced
 
     def __repr__(self) -> str:
         return f"<VolumeBinder claims={len(self.records)} queued={self.queue.len()}>"
 
-    # -- handlers -----------------------------------------------------------------------------
-
-    def enqueue_claim(self, obj: Any) -> None:
-        """Queue the claim's key (add and delete handler; tombstones too)."""
-        try:
-            key = deletion_handling_meta_namespace_key_func(obj)
-        except Exception as err:  # an object without a name: nothing to bind
-            runtime.handle_error(err)
-            return
-        self.queue.add(key)
-
-    def update_claim(self, old: Any, cur: Any) -> None:
-        """Queue the claim's key, unless it is a resync (same resourceVersion)."""
-        if old.metadata.resource_version == cur.metadata.resource_version:
-            return
-        self.enqueue_claim(cur)
-
     # -- running ------------------------------------------------------------------------------
 
     def steps(self) -> list[Step]:
-        """The binder as driver steps: `volume-binder/sync` (one key) and the queue's waiting step."""
-        return [Step("volume-binder/sync", self.sync_ready, self.process_next_work_item), *self.queue.steps()]
-
-    def sync_ready(self) -> bool:
-        """A key is queued, so process_next_work_item will not block."""
-        return self.queue.len() > 0
+        """The volume-binder as driver steps: `volume-binder/sync` (one key) and the queue's waiting step."""
+        return self.key_worker.steps()
 
     def run(self, stop: threading.Event) -> None:
-        """Threaded mode: run the sync loop on a `volume-binder/sync` thread until `stop` is set.
-
-        Blocks: until `stop` is set and the thread has ended.
-        """
-        thread = threading.Thread(name="volume-binder/sync", target=wait.until, args=(self.worker, 1.0, stop),
-                                  daemon=True)
-        thread.start()
-        try:
-            stop.wait()
-        finally:
-            self.queue.shut_down()
-            thread.join()
-
-    def worker(self) -> None:
-        """Process keys until the queue shuts down."""
-        while self.process_next_work_item():
-            pass
-
-    def process_next_work_item(self) -> bool:
-        """One unit of binder work: sync one claim key; a failure retries it with backoff.
-
-        Returns False once the queue is shutting down.
-        Blocks: until a key is queued (the driver calls this only when one is).
-        """
-        key, quit_ = self.queue.get()
-        if quit_:
-            return False
-        try:
-            self.sync_claim(key)
-        except Exception as err:  # the one catch-all of this loop
-            runtime.handle_error(RuntimeError(f"volume-binder: syncing claim {key!r} failed: {err}"))
-            self.queue.add_rate_limited(key)
-        else:
-            self.queue.forget(key)
-        finally:
-            self.queue.done(key)
-        return True
+        """Threaded mode: the sync loop on a `volume-binder/sync` thread until `stop` is set (see KeyWorker.run)."""
+        self.key_worker.run(stop)
 
     # -- the sync -----------------------------------------------------------------------------
 
