@@ -522,7 +522,9 @@ def test_watch_reader_thread_is_named(stub, cs):
 @pytest.mark.threaded
 def test_watch_stop_wakes_the_reader_promptly(stub, cs):
     w, chunks, response = open_watch(stub, cs)
-    reader = next(t for t in threading.enumerate() if t.name == "rest/watch/pods")
+    # The watch's own reader: picking by name could find a reader left from an earlier test.
+    reader = w.inner._thread
+    assert reader.name == "rest/watch/pods"
     start = time.monotonic()
     w.stop()
     reader.join(timeout=5)
