@@ -23,7 +23,7 @@ from kubernetes.client import V1ListMeta, V1ObjectMeta, V1Pod, V1PodList
 
 from minikcm.apimachinery import watch
 from minikcm.clock import FakeClock, RealClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.cache.listwatch import ListWatch
 from minikcm.tools.cache.shared_informer import (
     SharedIndexInformerImpl,

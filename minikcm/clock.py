@@ -16,6 +16,11 @@ Differs from Go:
 - `sleep(d, stop)` takes an optional stop event and wakes early when it is set (Go
   code selects on the stop channel and `clock.After` for the same effect).
 - Durations are float seconds; times are timezone-aware UTC datetimes.
+- Every clock says whether a deterministic driver moves it (`driven`, no Go
+  twin). That one attribute chooses the run mode of everything built on the
+  clock: a component given a driven clock starts no thread of its own and
+  waits for `minikcm.driver.Driver` to call its steps; on any other clock its
+  `run()` starts threads that call the very same step bodies.
 """
 
 from __future__ import annotations
@@ -52,7 +57,14 @@ class Ticker(Protocol):
 
 
 class Clock(Protocol):
-    """Port of Clock / WithTicker (clock.go): the time source every component is given."""
+    """Port of Clock / WithTicker (clock.go): the time source every component is given.
+
+    `driven` (no Go twin) is True only for a FakeClock that a deterministic
+    Driver advances: components read it once, when they are built, to decide
+    between starting threads and exposing steps.
+    """
+
+    driven: bool
 
     def now(self) -> datetime: ...
     def since(self, t: datetime) -> Seconds: ...
@@ -70,6 +82,8 @@ class Clock(Protocol):
 
 class RealClock:
     """Port of RealClock (clock.go): wall time for `now`, a monotonic clock for waits."""
+
+    driven = False  # real time is never stepped by a driver: components start threads
 
     def now(self) -> datetime:
         return datetime.now(timezone.utc)
@@ -189,12 +203,18 @@ class FakeClock:
     The deterministic driver uses `has_waiters`, `next_waiter_time` and
     `step_to_next_waiter` to jump straight to the next moment something can happen.
 
+    `driven=True` marks a clock that belongs to a deterministic Driver (see the
+    module docstring); a plain FakeClock still suits threaded tests that want
+    to move time by hand.
+
     Thread: any. Every method takes the clock's lock; `__repr__` does not.
     Differs from Go: a waiter that is a ticker re-arms itself for the next period
     instead of being re-added by the caller.
     """
 
-    def __init__(self, t: datetime | None = None) -> None:
+    def __init__(self, t: datetime | None = None, *, driven: bool = False) -> None:
+        self.driven = driven
+        """True when a deterministic Driver moves this clock: what is built on it starts no threads."""
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._time = t if t is not None else EPOCH

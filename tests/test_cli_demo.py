@@ -107,8 +107,8 @@ def test_resolve_symbol(symbol, expected):
 
 
 UNKNOWN_SYMBOL_CASES = [
-    pytest.param("minikcm.sim.driver.Driver.run_oncee", "minikcm.sim.driver.Driver has no attribute 'run_oncee'",
-                 "minikcm.sim.driver.Driver.run_once", id="typo-in-method"),
+    pytest.param("minikcm.driver.Driver.run_oncee", "minikcm.driver.Driver has no attribute 'run_oncee'",
+                 "minikcm.driver.Driver.run_once", id="typo-in-method"),
     pytest.param("minikcm.tools.cache.reflektor.Reflector.list", "minikcm.tools.cache has no attribute 'reflektor'",
                  "minikcm.tools.cache.reflector.Reflector.list", id="typo-in-module"),
     pytest.param("minikcm.util.workqueue.rate_limiting_queue", "is a module, not a Python function",

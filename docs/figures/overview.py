@@ -50,7 +50,7 @@ from minikcm.cmd.controller_manager import (
     known_controllers,
 )
 from minikcm.cmd.options import new_kube_controller_manager_options
-from minikcm.sim.driver import Driver, TraceEntry
+from minikcm.driver import Driver, TraceEntry
 
 PROCESSES = ("kcm-a", "kcm-b", "kcm-c")
 FLAGS = ("--controller-start-interval=2s", "--controllers=deployment,replicaset")

@@ -42,7 +42,7 @@ from minikcm.apiserver.registry import Registry, check_subresource
 from minikcm.apiserver.selection import new_selection_predicate
 from minikcm.apiserver.storage import DEFAULT_HISTORY_WINDOW, Storage
 from minikcm.clock import Clock, RealClock
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 
 INITIAL_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
 """Namespaces that exist from the start, as on a fresh cluster."""

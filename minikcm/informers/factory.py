@@ -59,7 +59,7 @@ from minikcm.apimachinery.meta import ListOptions
 from minikcm.clock import Clock, RealClock, Seconds
 from minikcm.client.interface import Interface
 from minikcm.informers import listers
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.cache.delta_fifo import TransformFunc
 from minikcm.tools.cache.index import NAMESPACE_INDEX, Indexers, meta_namespace_index_func
 from minikcm.tools.cache.listwatch import ListWatch, ResourceClient

@@ -23,7 +23,7 @@ from typing import Any
 
 from minikcm.apimachinery import runtime, wait
 from minikcm.clock import Clock
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs, deletion_handling_meta_namespace_key_func
 from minikcm.util.workqueue import (
     RateLimitingQueueConfig,

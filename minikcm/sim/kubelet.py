@@ -83,7 +83,7 @@ from minikcm.clock import Clock, Seconds
 from minikcm.client.interface import Interface
 from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import PodLister
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.sim.keyworker import KeyWorker
 from minikcm.tools.cache.store import split_meta_namespace_key
 from minikcm.util.workqueue.rate_limiting_queue import RateLimitingType

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from minikcm.apimachinery import errors
 from minikcm.apiserver.server import APIServer
 from minikcm.clock import FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 
 from .builders import deployment, drain, pod
 

@@ -24,7 +24,7 @@ from minikcm.informers.factory import (
     new_shared_informer_factory,
     new_shared_informer_factory_with_options,
 )
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from minikcm.controller.deployment.deployment_controller import new_deployment_c
 from minikcm.controller.deployment.util import deployment_util as util
 from minikcm.controller.replicaset.replica_set import BURST_REPLICAS, new_replica_set_controller
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.kubelet import KubeletConfig, new_kubelet
 
 NS = "default"

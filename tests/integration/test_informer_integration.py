@@ -24,7 +24,7 @@ from minikcm.apiserver.server import APIServer
 from minikcm.client import Fake, InProcessClientset
 from minikcm.clock import FakeClock
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.cache.controller import deletion_handling_meta_namespace_key_func
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown
 

@@ -20,7 +20,7 @@ from minikcm.client import InProcessClientset
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller.replicaset.replica_set import BURST_REPLICAS, new_replica_set_controller
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.kubelet import IMAGE_PULL_ERROR_ANNOTATION, KubeletConfig, new_kubelet
 
 

@@ -50,7 +50,7 @@ from minikcm.controller.statefulset.stateful_set_utils import (
     storage_matches,
 )
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.kubelet import NEVER_READY_ANNOTATION, new_kubelet
 from minikcm.sim.volume_binder import new_volume_binder
 

@@ -20,7 +20,7 @@ from minikcm.client import InProcessClientset
 from minikcm.client.fake import Fake
 from minikcm.clock import EPOCH, FakeClock, RealClock
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.kubelet import (
     CRASH_AFTER_ANNOTATION,
     IMAGE_PULL_ERROR_ANNOTATION,

@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim.driver import Driver, Step
+from minikcm.driver import Driver, Step
 from minikcm.sim.scenarios import (
     SCENARIOS,
     Run,

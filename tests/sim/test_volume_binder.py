@@ -18,7 +18,7 @@ from minikcm.apiserver.server import APIServer
 from minikcm.client import InProcessClientset
 from minikcm.clock import EPOCH, FakeClock, RealClock
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.volume_binder import (
     BIND_COMPLETED_ANNOTATION,
     BOUND_BY_CONTROLLER_ANNOTATION,

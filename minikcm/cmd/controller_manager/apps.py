@@ -41,7 +41,7 @@ from minikcm.cmd.controller_manager.controller_descriptor import (
 
 if TYPE_CHECKING:
     from minikcm.cmd.controller_manager.controllermanager import ControllerContext
-    from minikcm.sim.driver import Step
+    from minikcm.driver import Step
 
 DEPLOYMENT_MODULE = "minikcm.controller.deployment.deployment_controller"
 REPLICA_SET_MODULE = "minikcm.controller.replicaset.replica_set"

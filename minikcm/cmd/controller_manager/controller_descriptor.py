@@ -55,7 +55,7 @@ from minikcm.cmd.controller_manager import names
 
 if TYPE_CHECKING:
     from minikcm.cmd.controller_manager.controllermanager import ControllerContext
-    from minikcm.sim.driver import Step
+    from minikcm.driver import Step
 
 logger = logging.getLogger(__name__)
 

@@ -60,7 +60,7 @@ from minikcm.cmd.controller_manager.controller_descriptor import (
     NotPortedError,
     new_controller_descriptors,
 )
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.leaderelection import resourcelock
 from minikcm.tools.leaderelection.healthzadaptor import HealthzAdaptor, new_leader_healthz_adaptor
 from minikcm.tools.leaderelection.leaderelection import (

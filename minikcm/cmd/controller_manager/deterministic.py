@@ -43,7 +43,7 @@ from minikcm.cmd.controller_manager.controllermanager import (
     shutdown_events_pipeline,
     start_events_pipeline,
 )
-from minikcm.sim.driver import Driver, Step
+from minikcm.driver import Driver, Step
 from minikcm.tools.leaderelection.leaderelection import LeaderCallbacks, LeaderElector, new_leader_elector
 
 logger = logging.getLogger(__name__)

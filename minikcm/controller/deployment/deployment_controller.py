@@ -62,7 +62,7 @@ from minikcm.controller.deployment.sync import NAMESPACE_TERMINATING_CAUSE, Sync
 from minikcm.controller.deployment.util import deployment_util as util
 from minikcm.informers import listers
 from minikcm.informers.factory import ResourceInformer
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools import record
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown

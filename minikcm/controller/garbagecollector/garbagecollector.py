@@ -97,7 +97,7 @@ from minikcm.controller.garbagecollector.patch import PatchMixin, unblock_owner_
 from minikcm.controller.garbagecollector.resource_mapping import resource_client
 from minikcm.controller.garbagecollector.uid_cache import ReferenceCache
 from minikcm.informers.factory import SharedInformerFactory
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.cache.shared_informer import SYNCED_POLL_PERIOD
 from minikcm.tools.record import new_event_sink
 from minikcm.util.workqueue.rate_limiting_queue import RateLimitingType

@@ -54,7 +54,7 @@ from minikcm.controller.garbagecollector.graph import (
 from minikcm.controller.garbagecollector.resource_mapping import kind_for, shared_informer_for_resource
 from minikcm.controller.garbagecollector.uid_cache import ReferenceCache, new_reference_cache
 from minikcm.informers.factory import SharedInformerFactory
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown
 from minikcm.tools.cache.shared_informer import HandlerOptions, SharedIndexInformerImpl

@@ -71,7 +71,7 @@ from minikcm.controller.replicaset.replica_set_utils import calculate_status, up
 from minikcm.controller.util import consistency as consistencyutil
 from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import PodLister, ReplicaSetLister
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown
 from minikcm.tools.cache.index import Indexer

@@ -78,7 +78,7 @@ from minikcm.informers.listers import (
     PodLister,
     StatefulSetLister,
 )
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown
 from minikcm.tools.cache.shared_informer import wait_for_named_cache_sync

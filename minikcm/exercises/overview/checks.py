@@ -42,7 +42,7 @@ from minikcm.cmd.options import new_kube_controller_manager_options
 from minikcm.cmd.options.duration import HOUR, MICROSECOND, MILLISECOND, MINUTE, SECOND, parse_duration_ns
 from minikcm.exercises.base import Case, Chapter, CheckFailed, Exercise, FixedDraws, expect, expect_equal
 from minikcm.features import DEFAULT_FEATURE_GATE
-from minikcm.sim.driver import Driver, Step
+from minikcm.driver import Driver, Step
 
 CMD = "minikcm.cmd"
 STARTUP_FLAGS = [

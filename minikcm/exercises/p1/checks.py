@@ -28,7 +28,7 @@ from minikcm.client import InProcessClientset
 from minikcm.client.fake import Action, new_simple_clientset
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.exercises.base import Case, Chapter, CheckFailed, Exercise, expect, expect_equal
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.scenarios import get_scenario
 from minikcm.sim.scenarios.leader import LEASE_DURATION, TAKEOVER_BOUND, LeaderFailover
 from minikcm.tools.leaderelection.leaderelection import (

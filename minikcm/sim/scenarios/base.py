@@ -39,7 +39,7 @@ from datetime import datetime
 from typing import Any
 
 from minikcm.clock import FakeClock
-from minikcm.sim.driver import Driver, Step, TraceEntry
+from minikcm.driver import Driver, Step, TraceEntry
 
 Value = int | float | str
 """What a series holds at a point: a number (booleans become 0/1) or a string."""

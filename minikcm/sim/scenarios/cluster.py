@@ -70,7 +70,7 @@ from minikcm.controller.replicaset.replica_set import (
     new_replica_set_controller,
 )
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.kubelet import Kubelet, KubeletConfig, new_kubelet
 
 if TYPE_CHECKING:

@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from minikcm.controller.deployment.util import deployment_util as util
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.scenarios.base import Run
 from minikcm.sim.scenarios.cluster import (
     Cluster,

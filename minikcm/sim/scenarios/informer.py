@@ -41,7 +41,7 @@ from minikcm.apimachinery.meta import ListOptions
 from minikcm.apiserver.server import APIServer
 from minikcm.client import InProcessClientset
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.scenarios.base import Run
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 from minikcm.tools.cache.listwatch import ListWatch

@@ -30,7 +30,7 @@ from minikcm.apimachinery import errors
 from minikcm.apiserver.server import APIServer
 from minikcm.client import InProcessClientset
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.scenarios.base import Run
 from minikcm.tools.leaderelection.leaderelection import (
     JITTER_FACTOR,

@@ -23,7 +23,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.sim.scenarios.base import Run, ScenarioResult
 
 POINTS_SHOWN = 6

@@ -35,7 +35,7 @@ from datetime import datetime, timedelta
 
 from minikcm.apimachinery import wait
 from minikcm.clock import EPOCH, FakeClock, FakeTimer, Seconds
-from minikcm.sim.driver import Driver, Step
+from minikcm.driver import Driver, Step
 from minikcm.sim.scenarios.base import Run
 
 BACKOFF = wait.Backoff(duration=1.0, factor=2.0, jitter=0.1, steps=8, cap=20.0)

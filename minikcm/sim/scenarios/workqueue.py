@@ -28,7 +28,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim.driver import Driver, Step
+from minikcm.driver import Driver, Step
 from minikcm.sim.scenarios.base import Run
 from minikcm.util.workqueue.default_rate_limiters import default_controller_rate_limiter
 from minikcm.util.workqueue.delaying_queue import DelayingQueueConfig, DelayingType, new_delaying_queue_with_config

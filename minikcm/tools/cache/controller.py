@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from minikcm.apimachinery import runtime, wait
 from minikcm.clock import Clock, RealClock, Seconds
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 
 from minikcm.tools.cache.delta_fifo import (
     ADDED,

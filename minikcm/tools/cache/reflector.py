@@ -62,7 +62,7 @@ from minikcm.apimachinery.meta import ListOptions
 from minikcm.apimachinery.convert import gvk_of
 from minikcm.apimachinery.schema import GroupVersionKind, resource_for_model
 from minikcm.clock import Clock, Seconds, or_real
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.cache.index import NAMESPACE_INDEX, Indexer, meta_namespace_index_func
 from minikcm.tools.cache.listwatch import ListerWatcher
 from minikcm.tools.cache.retry_with_deadline import RetryWithDeadline

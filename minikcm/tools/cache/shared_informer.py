@@ -58,7 +58,7 @@ from typing import Any, Protocol
 
 from minikcm.apimachinery import runtime, wait
 from minikcm.clock import Clock, RealClock, Seconds
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.cache.controller import (
     Config,
     ControllerImpl,

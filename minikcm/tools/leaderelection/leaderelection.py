@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING
 
 from minikcm.apimachinery import errors, wait
 from minikcm.clock import Clock, Seconds, or_real
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.leaderelection.resourcelock.interface import Interface, LeaderElectionRecord
 
 if TYPE_CHECKING:

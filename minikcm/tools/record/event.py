@@ -60,7 +60,7 @@ from kubernetes.client import CoreV1Event, V1EventSource, V1ObjectMeta, V1Object
 from minikcm.apimachinery import errors, runtime, wait, watch
 from minikcm.apimachinery.field import go_format_float, go_quote
 from minikcm.clock import Clock, or_real
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.tools.record.events_cache import (
     EventAggregatorKeyFunc,
     EventAggregatorMessageFunc,

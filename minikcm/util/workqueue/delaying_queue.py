@@ -42,7 +42,7 @@ from typing import Any, Protocol
 
 from minikcm.apimachinery import wait
 from minikcm.clock import Clock, or_real
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.util.workqueue.queue import Interface, QueueConfig, new_with_config
 
 Seconds = float

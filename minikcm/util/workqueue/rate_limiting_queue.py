@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from minikcm.clock import Clock, or_real
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 from minikcm.util.workqueue.default_rate_limiters import RateLimiter
 from minikcm.util.workqueue.delaying_queue import (
     DelayingInterface,

@@ -32,7 +32,7 @@ from minikcm.cmd.controller_manager import (
 )
 from minikcm.cmd.controller_manager.controller_descriptor import ControllerDescriptor
 from minikcm.cmd.options import new_kube_controller_manager_options
-from minikcm.sim.driver import Driver, Step
+from minikcm.driver import Driver, Step
 
 NAMESPACE, NAME = "kube-system", "kube-controller-manager"
 FAKE_CONTROLLER = "fake-controller"

@@ -26,7 +26,7 @@ from minikcm.cmd.controller_manager.controller_descriptor import (
     raise_not_yet_ported,
 )
 from minikcm.cmd.controller_manager.controllermanager import ControllerContext
-from minikcm.sim.driver import Step
+from minikcm.driver import Step
 
 DECLARED = {v for k, v in vars(names).items() if k.isupper() and isinstance(v, str)}
 

@@ -26,7 +26,7 @@ from minikcm.client import InProcessClientset
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller.garbagecollector.garbagecollector import GarbageCollector, new_garbage_collector
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver, Step
+from minikcm.driver import Driver, Step
 
 NS = "default"
 POD_SPEC = {"containers": [{"name": "c", "image": "nginx:1.27"}]}

@@ -53,7 +53,7 @@ from minikcm.controller.replicaset.replica_set import (
     slow_start_batch,
 )
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown
 from minikcm.util.workqueue import (
     RateLimitingQueueConfig,

@@ -18,7 +18,7 @@ from kubernetes.client import V1ObjectMeta, V1Pod, V1PodSpec
 
 from minikcm.apimachinery import runtime
 from minikcm.clock import FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.cache import controller as controller_module
 from minikcm.tools.cache.controller import (
     Config,

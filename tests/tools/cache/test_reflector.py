@@ -21,7 +21,7 @@ from minikcm.apimachinery import errors, wait, watch
 from minikcm.apimachinery.meta import ListOptions
 from minikcm.apimachinery.schema import GroupVersionKind
 from minikcm.clock import FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.cache.listwatch import ListWatch
 from minikcm.tools.cache.reflector import (
     DEFAULT_EXPECTED_TYPE_NAME,

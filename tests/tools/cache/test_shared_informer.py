@@ -20,7 +20,7 @@ from kubernetes.client import V1ObjectMeta, V1Pod
 
 from minikcm.apimachinery import runtime
 from minikcm.clock import FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.cache.controller import ResourceEventHandlerDetailedFuncs, ResourceEventHandlerFuncs
 from minikcm.tools.cache.reflector import Reflector
 from minikcm.tools.cache.shared_informer import (

@@ -17,7 +17,7 @@ import pytest
 
 from minikcm.apimachinery import errors
 from minikcm.clock import EPOCH, RealClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.leaderelection.leaderelection import (
     JITTER_FACTOR,
     LEADING,

@@ -17,7 +17,7 @@ from minikcm.apimachinery import errors
 from minikcm.apimachinery.meta import GetOptions
 from minikcm.apimachinery.schema import GroupResource
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.leaderelection.leaderelection import (
     JITTER_FACTOR,
     STOPPED,

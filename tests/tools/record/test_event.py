@@ -28,7 +28,7 @@ from minikcm.apimachinery.meta import ListOptions
 from minikcm.apimachinery.schema import GroupResource
 from minikcm.client.fake import new_simple_clientset
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.tools.record.event import (
     MAX_QUEUED_EVENTS,
     RequestConstructionError,

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from minikcm.apimachinery import wait
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.util import workqueue
 from minikcm.util.workqueue.delaying_queue import (
     MAX_WAIT,

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from minikcm.clock import EPOCH
-from minikcm.sim.driver import Driver
+from minikcm.driver import Driver
 from minikcm.util import workqueue
 from minikcm.util.workqueue.queue import Type
 

@@ -12,6 +12,16 @@ a world in which nothing else moves.
 
 Start reading at: Driver.run_until_idle, then Driver.run_once.
 
+This module sits on the ground floor, beside `minikcm.clock`: every component
+that loops (work queues, reflectors, informers, leader election, controllers,
+the API server's timers) imports `Step` from here and exposes `steps()`; nothing
+here imports them back. The simulation (`minikcm.sim`) only builds worlds on top.
+
+Which mode a component runs in is decided once, when it is built, by the clock
+it is given: a clock whose `driven` attribute is True belongs to a Driver, so
+the component starts no thread and waits to be stepped (see `minikcm.clock`).
+A Driver refuses a clock that is not marked driven, so the two cannot disagree.
+
 Design notes: the list order *is* the scheduling policy. A round runs every
 ready step once, in list order; rounds repeat until a round runs nothing. Steps
 added later (a controller started by the leader-election callback) join the end

@@ -1,4 +1,4 @@
-"""Tests for minikcm.sim.driver: scheduling order, clock jumps, determinism, loop detection."""
+"""Tests for minikcm.driver: scheduling order, clock jumps, determinism, loop detection."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from minikcm.clock import EPOCH
-from minikcm.sim.driver import Driver, ScenarioDidNotSettle, Step
+from minikcm.driver import Driver, ScenarioDidNotSettle, Step
 
 
 class Countdown:
