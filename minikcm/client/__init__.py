@@ -1,26 +1,14 @@
-"""Port of k8s.io/client-go/kubernetes (the typed clientset), with two backends.
+"""Port of k8s.io/client-go/kubernetes (the typed clientset), over two transports.
 
-Controllers talk to the API only through this interface. The in-process backend
-calls the embedded API server directly (tests, debugger, deterministic runs); the
-REST backend uses the official kubernetes client over HTTP, so the same
-controllers run against a real cluster.
+Controllers talk to the API only through this interface. The typed clients are
+written once (typed.py) over a small transport protocol (transport.py): the
+in-process transport calls the embedded API server directly (tests, debugger,
+driven runs); the REST transport uses the official kubernetes client over HTTP,
+so the same controllers run against a real cluster. client-go's test doubles
+live beside it: `minikcm.client.testing` (actions, Fake, reactors) and
+`minikcm.client.fake` (new_simple_clientset).
 """
 
-from minikcm.client.fake import (
-    Action,
-    CreateAction,
-    DeleteAction,
-    DeleteCollectionAction,
-    Fake,
-    GetAction,
-    ListAction,
-    PatchAction,
-    ReactionFunc,
-    UpdateAction,
-    WatchAction,
-    WatchReactionFunc,
-    new_simple_clientset,
-)
 from minikcm.client.inprocess import InProcessClientset
 from minikcm.client.interface import (
     AppsV1Interface,
@@ -40,37 +28,26 @@ from minikcm.client.interface import (
     StatefulSetInterface,
 )
 from minikcm.client.rest import RESTClientset, new_for_config
+from minikcm.client.typed import Clientset
 
 __all__ = [
-    "Action",
     "AppsV1Interface",
+    "Clientset",
     "ControllerRevisionInterface",
     "CoordinationV1Interface",
     "CoreV1Interface",
-    "CreateAction",
-    "DeleteAction",
-    "DeleteCollectionAction",
     "DeploymentInterface",
     "EventInterface",
-    "Fake",
-    "GetAction",
     "InProcessClientset",
     "Interface",
     "LeaseInterface",
-    "ListAction",
     "NamespaceInterface",
-    "PatchAction",
     "PersistentVolumeClaimInterface",
     "PodInterface",
     "RESTClientset",
-    "ReactionFunc",
     "ReplicaSetInterface",
     "ResourceInterface",
     "ServiceInterface",
     "StatefulSetInterface",
-    "UpdateAction",
-    "WatchAction",
-    "WatchReactionFunc",
     "new_for_config",
-    "new_simple_clientset",
 ]

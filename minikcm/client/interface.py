@@ -4,9 +4,10 @@ What a controller sees of the API server. `Interface` hands out one client per A
 group (`core_v1()`, `apps_v1()`, `coordination_v1()`); a group hands out one typed
 client per resource and namespace (`apps_v1().deployments("default")`); a typed
 client has the verbs of client-go's generated clients in snake_case. These are
-protocols only, with no HTTP and no storage in them: `inprocess.InProcessClientset`
-calls the embedded API server directly and the REST backend (its own issue) will
-call the official kubernetes client, and controllers cannot tell the two apart.
+protocols only, with no HTTP and no storage in them: `typed.Clientset` implements
+them once, over a transport that calls the embedded API server
+(`inprocess.InProcessClientset`) or the official kubernetes client
+(`rest.RESTClientset`), and controllers cannot tell the two apart.
 
 Start reading at: Interface, then ResourceInterface.
 

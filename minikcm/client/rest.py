@@ -1,23 +1,23 @@
-"""No upstream twin. The REST clientset: client-go's typed clients, on the official `kubernetes` client.
+"""No upstream twin. The REST clientset: the typed clients over the official `kubernetes` client.
 
 client-go's typed clients build a rest.Request per call (gentype/type.go) and send
-it over HTTP. This backend makes the same calls through the official Python
-client's generated APIs (`CoreV1Api`, `AppsV1Api`, `CoordinationV1Api`) built
-from a kubeconfig, so the controllers that run on the in-process backend run
-unchanged against `minikcm up`'s HTTPS server or a real cluster. The interface
-is `minikcm.client.interface`, the same as `minikcm.client.inprocess`'s, and the
-objects that come out are the same client models.
+it over HTTP. `RESTTransport` makes the same requests through the official
+Python client's generated APIs (`CoreV1Api`, `AppsV1Api`, `CoordinationV1Api`)
+built from a kubeconfig, so the controllers that run on the in-process backend
+run unchanged against `minikcm up`'s HTTPS server or a real cluster. The typed
+clients are `minikcm.client.typed`'s, the same as the in-process backend's, so
+the objects that come out are the same client models.
 
-Start reading at: TypedClient.call, then TypedClient.watch and StreamWatcher.receive_one.
+Start reading at: RESTTransport.request, then RESTTransport.call and RESTTransport.watch.
 
 Design notes:
 - Each resource has one row in `METHODS`: the generated functions of its verbs
   (`CoreV1Api.create_namespaced_pod`, ...), written out so that "go to
   definition" lands on the generated code. Namespaced calls take the namespace
-  after the name, as the generated signatures do (`in_namespace`).
-- Requests go out with `_preload_content=False`, and answers are read as raw
-  JSON and turned into models with `convert.from_wire`, exactly as the
-  in-process backend does. The generated deserializer would drop fields it
+  after the name, as the generated signatures do (`Target.in_namespace`).
+- Requests go out with `_preload_content=False`, and answers are handed back
+  as parsed JSON, for the typed clients to turn into models exactly as for
+  the in-process backend. The generated deserializer would drop fields it
   does not know, and it cannot hand back a Status body or a BOOKMARK's
   resourceVersion.
 - Bodies go out as wire dicts. The generated methods validate them into models
@@ -29,14 +29,11 @@ Design notes:
   transformResponse does. Failures without an HTTP answer (connection refused,
   TLS) propagate as the client raised them.
 - Watch: the request is made on the caller's thread (so a 403 or 404 raises at
-  once); a `StreamWatcher` thread named `rest/watch/<resource>` then reads the
-  newline-delimited JSON events with the client's own line splitter
-  (`kubernetes.watch.watch.iter_resp_lines`) and puts wire events into a
-  ResultChan; `inprocess.ModelWatcher` turns them into models on receipt, so
-  both backends hand out identical events. ERROR events keep their Status dict
-  (a 410 Expired reaches the reflector), BOOKMARK events carry an empty model
-  holding only metadata.resourceVersion. `stop()` shuts the socket down, which
-  wakes the reader at once.
+  once); a `streamwatcher.StreamWatcher` thread then reads the events and puts
+  wire events into a ResultChan; the typed client's `ModelWatcher` turns them
+  into models on receipt, so both backends hand out identical events. ERROR
+  events keep their Status dict (a 410 Expired reaches the reflector), BOOKMARK
+  events carry an empty model holding only metadata.resourceVersion.
 
 Not ported: rest.Config, rate limiting (QPS/Burst), protobuf, client-side
 retries, warning handlers, Apply, GetOptions.resource_version (the generated
@@ -52,11 +49,9 @@ Differs from Go:
 from __future__ import annotations
 
 import json
-import logging
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import yaml
 from kubernetes import config as kube_config
@@ -67,47 +62,29 @@ from kubernetes.client import (
     CoreV1Api,
     V1DeleteOptions,
     V1Preconditions,
-    V1Scale,
 )
 from kubernetes.client.exceptions import ApiException
-from kubernetes.watch.watch import iter_resp_lines
 
 from minikcm.apimachinery import errors, watch
-from minikcm.apimachinery.convert import from_wire, object_meta
+from minikcm.apimachinery.convert import object_meta
 from minikcm.apimachinery.meta import (
     DRY_RUN_ALL,
     CreateOptions,
     DeleteOptions,
-    GetOptions,
     ListOptions,
     PatchOptions,
     UpdateOptions,
 )
-from minikcm.apimachinery.schema import GroupResource, resource_info
-from minikcm.apimachinery.types import APPLY_PATCH_TYPE, JSON_PATCH_TYPE, STRATEGIC_MERGE_PATCH_TYPE, PatchType
-from minikcm.client import interface
-from minikcm.client.inprocess import (
-    BINDING_API_VERSION,
-    BINDING_KIND,
-    SCALE_API_VERSION,
-    SCALE_KIND,
-    ModelWatcher,
-    empty_object,
-    object_to_wire,
-    patch_bytes,
-)
+from minikcm.apimachinery.schema import GroupResource, ResourceInfo, resource_info
+from minikcm.apimachinery.types import APPLY_PATCH_TYPE, JSON_PATCH_TYPE, PatchType
+from minikcm.client.streamwatcher import StreamWatcher
+from minikcm.client.transport import body_to_wire, patch_bytes
+from minikcm.client.typed import Clientset
 
-T = TypeVar("T")
-L = TypeVar("L")
-WireDict = dict[str, Any]
 Fn = Callable[..., Any]
-
-log = logging.getLogger(__name__)
 
 MAX_UNSTRUCTURED_RESPONSE_TEXT_BYTES = 2048
 """Port of maxUnstructuredResponseTextBytes (rest/request.go): how much of a non-Status error body is kept."""
-
-WATCH_EVENT_TYPES = (watch.ADDED, watch.MODIFIED, watch.DELETED, watch.ERROR, watch.BOOKMARK)
 
 
 # --- the generated functions of each resource ---------------------------------------------
@@ -119,7 +96,7 @@ class Methods:
 
     `list_all` lists across namespaces (None for cluster-scoped resources, whose
     `list` already does). Subresource functions are None where the resource has
-    no such subresource.
+    no such subresource; `bind` creates pods/binding.
     """
 
     api: type
@@ -136,6 +113,7 @@ class Methods:
     read_scale: Fn | None = None
     replace_scale: Fn | None = None
     patch_scale: Fn | None = None
+    bind: Fn | None = None
 
 
 C, A, K = CoreV1Api, AppsV1Api, CoordinationV1Api
@@ -149,7 +127,8 @@ METHODS: dict[str, Methods] = {
         C, C.create_namespaced_pod, C.read_namespaced_pod, C.list_namespaced_pod,
         C.list_pod_for_all_namespaces, C.replace_namespaced_pod, C.patch_namespaced_pod,
         C.delete_namespaced_pod, C.delete_collection_namespaced_pod,
-        C.replace_namespaced_pod_status, C.patch_namespaced_pod_status),
+        C.replace_namespaced_pod_status, C.patch_namespaced_pod_status,
+        bind=C.create_namespaced_pod_binding),
     "events": Methods(
         C, C.create_namespaced_event, C.read_namespaced_event, C.list_namespaced_event,
         C.list_event_for_all_namespaces, C.replace_namespaced_event, C.patch_namespaced_event,
@@ -296,414 +275,144 @@ def error_from_api_exception(err: ApiException, verb: str, resource: GroupResour
     return generic
 
 
-def client_error_status(verb: str, reason: str, message: str) -> WireDict:
-    """Port of ErrorReporter.AsObject (apimachinery/pkg/api/errors/errors.go), with code 500.
-
-    The Status a watch reports when the client, not the server, hit a problem
-    (an event it could not decode): an InternalError naming `reason` as a cause.
-    """
-    status = errors.new_generic_server_response(500, verb, GroupResource("", ""), "", message, 0,
-                                                True).status()
-    status.setdefault("details", {}).setdefault("causes", []).append(
-        {"reason": reason or "ClientError", "message": message})
-    return status
+# --- the transport ----------------------------------------------------------------------------
 
 
-# --- watch ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Target:
+    """What one request is about: the resource, its generated functions, the API object, the namespace."""
 
-
-def decode_event(line: str) -> watch.Event:
-    """Port of watch Decoder.Decode (rest/watch/decoder.go): one line of the stream, one event.
-
-    The object stays a wire dict (ModelWatcher converts it).
-
-    Raises:
-        ValueError: not JSON, not an object, or an unknown event type.
-    """
-    got = json.loads(line)
-    if not isinstance(got, dict):
-        raise ValueError("unable to decode to metav1.WatchEvent")
-    if got.get("type") not in WATCH_EVENT_TYPES:
-        raise ValueError(f"got invalid watch event type: {got.get('type')}")
-    obj = got.get("object")
-    if not isinstance(obj, dict):
-        raise ValueError("unable to decode watch event: the object is not a JSON object")
-    return watch.Event(got["type"], obj)
-
-
-class StreamWatcher:
-    """Port of StreamWatcher (apimachinery/pkg/watch/streamwatcher.go), over one watch response.
-
-    A thread named `rest/watch/<resource>` reads the response line by line
-    (`receive`, whose body is `receive_one`) and puts wire events into the
-    ResultChan. The watch ends when the server ends the stream (timeoutSeconds,
-    a 410 ERROR event), when the connection breaks, or on `stop()`.
-    Thread: `stop` from any thread; `__repr__` takes no lock.
-    """
-
-    def __init__(self, response: Any, resource: str) -> None:
-        self.response = response
-        """The urllib3 response being read (the client's `_preload_content=False` answer)."""
-        self.resource = resource
-        self._chan = watch.ResultChan()
-        self._lines: Iterator[str] = iter_resp_lines(response)
-        self._lock = threading.Lock()
-        self._done = False
-        self._thread = threading.Thread(target=self.receive, name=f"rest/watch/{resource}",
-                                        daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Port of StreamWatcher.Stop: end the watch and close the channel; safe to call twice.
-
-        Shuts the socket down for reading, so a reader blocked in recv wakes now
-        (urllib3's HTTPResponse.shutdown exists for exactly this).
-        """
-        with self._lock:
-            if self._done:
-                return
-            self._done = True
-        self._chan.close()
-        try:
-            self.response.shutdown()
-        except (ValueError, RuntimeError, OSError):
-            pass  # the reader already closed or released the connection: nothing to wake
-
-    def result_chan(self) -> watch.ResultChan:
-        return self._chan
-
-    @property
-    def stopped(self) -> bool:
-        return self._done
-
-    def receive(self) -> None:
-        """Port of StreamWatcher.receive: the reader thread. Holds no logic of its own."""
-        try:
-            while self.receive_one():
-                pass
-        finally:
-            self.stop()
-            try:
-                self.response.close()
-                self.response.release_conn()
-            except Exception as err:  # closing a broken connection may fail; it is gone either way
-                log.debug("closing the %s watch response: %s", self.resource, err)
-
-    def receive_one(self) -> bool:
-        """One unit of the reader: read a line, decode it, deliver the event.
-
-        Returns False when the watch is over. The end of the stream and errors
-        of a closing or broken connection end it quietly, as client-go treats
-        EOF and probable-EOF errors; a line that cannot be decoded ends it with
-        an ERROR event carrying an InternalError Status.
-        """
-        try:
-            line = next(self._lines)
-        except StopIteration:
-            return False  # the server ended the watch normally
-        except Exception as err:  # the connection broke or stop() shut it: a probable EOF
-            if not self._done:
-                log.debug("the %s watch stream ended: %s", self.resource, err)
-            return False
-        if not line.strip():
-            return True
-        try:
-            event = decode_event(line)
-        except ValueError as err:
-            if not self._done:
-                self._chan.put(watch.Event(watch.ERROR, client_error_status(
-                    "GET", "ClientWatchDecoding",
-                    f"unable to decode an event from the watch stream: {err}")))
-            return False
-        if self._done:
-            return False
-        return self._chan.put(event)
-
-    def __repr__(self) -> str:
-        return f"StreamWatcher({self.resource}, done={self._done}, {self._chan!r})"
-
-
-# --- typed clients ----------------------------------------------------------------------------
-
-
-class TypedClient(Generic[T, L]):
-    """The verbs of one resource in one namespace, over the official client.
-
-    Plays gentype.ClientWithList (gentype/type.go) for this backend; satisfies
-    interface.ResourceInterface. Cheap to make: group clients make one per call.
-    """
-
-    def __init__(self, clientset: RESTClientset, resource: str, namespace: str) -> None:
-        self.clientset = clientset
-        self.info = resource_info(resource)
-        self.resource = resource
-        self.namespace = namespace if self.info.namespaced else ""
-        self.methods = METHODS[resource]
-        self.api = clientset.api(self.methods.api)
-        """The generated API object (CoreV1Api, ...) every call goes through."""
-
-    # The steps every verb shares.
+    info: ResourceInfo
+    methods: Methods
+    api: Any
+    namespace: str
 
     def in_namespace(self, *front: Any) -> tuple[Any, ...]:
         """Positional arguments of a generated function: `front`, then the namespace when namespaced."""
         return (*front, self.namespace) if self.info.namespaced else front
 
-    def call(self, verb: str, fn: Fn | None, name: str, *args: Any, **kwargs: Any) -> Any:
-        """Make one request through generated function `fn`; returns the parsed JSON answer.
-
-        `verb` (the HTTP method) and `name` only label errors.
-
-        Raises:
-            StatusError: the server refused (see error_from_api_exception).
-        """
-        if fn is None:
-            raise errors.new_method_not_supported(self.info.group_resource(), verb.lower())
-        try:
-            response = fn(self.api, *args, _preload_content=False, **kwargs)
-        except ApiException as err:
-            raise error_from_api_exception(err, verb, self.info.group_resource(), name) from None
-        try:
-            data = response.data
-        finally:
-            response.release_conn()
-        return json.loads(data) if data else None
-
-    def model_out(self, ret: Any, cls: type | None = None) -> Any:
-        """The server's wire answer as a model (the same conversion as the in-process backend)."""
-        cls = cls or self.info.model
-        if ret is None:
-            return empty_object(cls)
-        return from_wire(ret, cls)
-
-    def wire_in(self, obj: Any) -> WireDict:
-        return object_to_wire(obj, self.info.api_version, self.info.kind)
-
-    # The verbs.
-
-    def create(self, obj: T | WireDict, opts: CreateOptions | None = None) -> T:
-        """Port of Client.Create (gentype/type.go): POST the object."""
-        o = opts or CreateOptions()
-        wire = self.wire_in(obj)
-        ret = self.call("POST", self.methods.create, object_meta(wire).name or "",
-                        *self.in_namespace(), wire, dry_run=dry_run_param(o.dry_run),
-                        field_manager=or_none(o.field_manager),
-                        field_validation=or_none(o.field_validation))
-        return self.model_out(ret)
-
-    def update(self, obj: T | WireDict, opts: UpdateOptions | None = None) -> T:
-        """Port of Client.Update (gentype/type.go): PUT the object."""
-        return self.update_subresource(obj, opts, "")
-
-    def update_subresource(self, obj: Any, opts: UpdateOptions | None, subresource: str) -> Any:
-        """PUT through `subresource` ("" for the main resource, "status")."""
-        o = opts or UpdateOptions()
-        fn = self.methods.replace_status if subresource == "status" else self.methods.replace
-        if subresource not in ("", "status"):
-            fn = None
-        wire = self.wire_in(obj)
-        name = object_meta(wire).name or ""
-        ret = self.call("PUT", fn, name, *self.in_namespace(name), wire,
-                        dry_run=dry_run_param(o.dry_run), field_manager=or_none(o.field_manager),
-                        field_validation=or_none(o.field_validation))
-        return self.model_out(ret)
-
-    def delete(self, name: str, opts: DeleteOptions | None = None) -> None:
-        """Port of Client.Delete (gentype/type.go): DELETE with a DeleteOptions body."""
-        o = opts or DeleteOptions()
-        self.call("DELETE", self.methods.delete, name, *self.in_namespace(name),
-                  body=delete_options_body(o))
-
-    def delete_collection(self, opts: DeleteOptions | None = None,
-                          list_opts: ListOptions | None = None) -> None:
-        """Port of alsoLister.DeleteCollection (gentype/type.go)."""
-        o, lo = opts or DeleteOptions(), list_opts or ListOptions()
-        self.call("DELETE", self.methods.delete_collection, "", *self.in_namespace(),
-                  body=delete_options_body(o), **list_params(lo))
-
-    def get(self, name: str, opts: GetOptions | None = None) -> T:
-        """Port of Client.Get (gentype/type.go)."""
-        return self.model_out(self.call("GET", self.methods.read, name, *self.in_namespace(name)))
-
     def list_fn(self) -> Fn:
-        """The list function: across namespaces when this client has none, else in its namespace."""
+        """The list function: across namespaces when there is no namespace, else in it."""
         if self.info.namespaced and not self.namespace:
             assert self.methods.list_all is not None
             return self.methods.list_all
         return self.methods.list
 
     def list_args(self) -> tuple[Any, ...]:
-        return () if not self.namespace else (self.namespace,)
+        return (self.namespace,) if self.namespace else ()
 
-    def list(self, opts: ListOptions | None = None) -> L:
-        """Port of alsoLister.List (gentype/type.go)."""
-        ret = self.call("GET", self.list_fn(), "", *self.list_args(), **list_params(opts or ListOptions()))
-        return self.model_out(ret, self.info.list_model)
 
-    def watch(self, opts: ListOptions | None = None) -> watch.Interface:
-        """Port of Client.Watch (gentype/type.go): a list request with watch=true, read by a thread.
+def write_params(o: CreateOptions | UpdateOptions | PatchOptions) -> dict[str, Any]:
+    """The query options every write sends (dryRun, fieldManager, fieldValidation)."""
+    return {"dry_run": dry_run_param(o.dry_run), "field_manager": or_none(o.field_manager),
+            "field_validation": or_none(o.field_validation)}
+
+
+class RESTTransport:
+    """A transport.Transport over the official client's generated APIs.
+
+    Thread: any (the ApiClient's connection pool is shared; each call is one request).
+    """
+
+    def __init__(self, api_client: ApiClient) -> None:
+        self.api_client = api_client
+        """The official client's ApiClient: host, credentials, connection pool."""
+        self._apis: dict[type, Any] = {cls: cls(api_client) for cls in (CoreV1Api, AppsV1Api,
+                                                                       CoordinationV1Api)}
+
+    def api(self, cls: type) -> Any:
+        """The generated API object of class `cls` (CoreV1Api, AppsV1Api or CoordinationV1Api)."""
+        return self._apis[cls]
+
+    def target(self, resource: str, namespace: str) -> Target:
+        methods = METHODS[resource]
+        return Target(resource_info(resource), methods, self.api(methods.api), namespace)
+
+    def call(self, t: Target, method: str, fn: Fn | None, name: str, *args: Any, **kwargs: Any) -> Any:
+        """Make one request through generated function `fn`; returns the parsed JSON answer.
+
+        `method` (the HTTP method) and `name` only label errors.
+
+        Raises:
+            StatusError: the server refused (see error_from_api_exception), or 405
+                MethodNotSupported when the resource has no such function.
+        """
+        if fn is None:
+            raise errors.new_method_not_supported(t.info.group_resource(), method.lower())
+        try:
+            response = fn(t.api, *args, _preload_content=False, **kwargs)
+        except ApiException as err:
+            raise error_from_api_exception(err, method, t.info.group_resource(), name) from None
+        try:
+            data = response.data
+        finally:
+            response.release_conn()
+        return json.loads(data) if data else None
+
+    def request(self, verb: str, resource: str, namespace: str, name: str = "",
+                subresource: str = "", body: Any = None, options: Any = None, *,
+                patch_type: PatchType = "") -> Any:
+        """Make one call as an HTTP request (see transport.Transport for what each verb carries)."""
+        t, m = self.target(resource, namespace), METHODS[resource]
+        if verb == "get":
+            fn = {"": m.read, "scale": m.read_scale}.get(subresource)
+            return self.call(t, "GET", fn, name, *t.in_namespace(name))
+        if verb == "list":
+            return self.call(t, "GET", t.list_fn(), "", *t.list_args(), **list_params(options))
+        if verb == "create":
+            wire = body_to_wire(t.info, subresource, name, body)
+            fn = {"": m.create, "binding": m.bind}.get(subresource)
+            args = t.in_namespace(name) if subresource else t.in_namespace()
+            return self.call(t, "POST", fn, name or object_meta(wire).name or "", *args, wire,
+                             **write_params(options))
+        if verb == "update":
+            wire = body_to_wire(t.info, subresource, name, body)
+            fn = {"": m.replace, "status": m.replace_status, "scale": m.replace_scale}.get(subresource)
+            return self.call(t, "PUT", fn, name, *t.in_namespace(name), wire, **write_params(options))
+        if verb == "patch":
+            return self.patch(t, name, subresource, body, options, patch_type)
+        if verb == "delete":
+            return self.call(t, "DELETE", m.delete, name, *t.in_namespace(name),
+                             body=delete_options_body(body))
+        if verb == "delete-collection":
+            return self.call(t, "DELETE", m.delete_collection, "", *t.in_namespace(),
+                             body=delete_options_body(body), **list_params(options))
+        raise ValueError(f"unknown verb {verb!r}")
+
+    def patch(self, t: Target, name: str, subresource: str, data: bytes, o: PatchOptions,
+              pt: PatchType) -> Any:
+        """PATCH with content type `pt`; a subresource without a patch function is NotFound."""
+        m = t.methods
+        fn = {"": m.patch, "status": m.patch_status, "scale": m.patch_scale}.get(subresource)
+        if fn is None:
+            raise errors.new_not_found(GroupResource(t.info.group, f"{t.info.resource}/{subresource}"), "")
+        return self.call(t, "PATCH", fn, name, *t.in_namespace(name), patch_body(pt, data),
+                         **write_params(o), force=o.force, _content_type=pt)
+
+    def watch(self, resource: str, namespace: str, options: ListOptions) -> watch.Interface:
+        """A list request with watch=true, read by a StreamWatcher thread (events carry wire dicts).
 
         Raises:
             StatusError: the server refused the watch request itself.
         """
-        o = opts or ListOptions()
-        params = list_params(o)
-        if o.allow_watch_bookmarks:
+        t = self.target(resource, namespace)
+        params = list_params(options)
+        if options.allow_watch_bookmarks:
             params["allow_watch_bookmarks"] = True
         try:
-            response = self.list_fn()(self.api, *self.list_args(), watch=True,
-                                      _preload_content=False, **params)
+            response = t.list_fn()(t.api, *t.list_args(), watch=True, _preload_content=False, **params)
         except ApiException as err:
-            raise error_from_api_exception(err, "GET", self.info.group_resource(), "") from None
-        return ModelWatcher(StreamWatcher(response, self.resource), self.info)
-
-    def patch(self, name: str, pt: PatchType, data: bytes | str | Any,
-              opts: PatchOptions | None = None, *subresources: str) -> T:
-        """Port of Client.Patch (gentype/type.go); the content type is `pt`. A scale patch returns a V1Scale."""
-        o = opts or PatchOptions()
-        subresource = "/".join(subresources)
-        fn = {"": self.methods.patch, "status": self.methods.patch_status,
-              "scale": self.methods.patch_scale}.get(subresource)
-        if fn is None:
-            raise errors.new_not_found(GroupResource(self.info.group, f"{self.resource}/{subresource}"), "")
-        ret = self.call("PATCH", fn, name, *self.in_namespace(name), patch_body(pt, data),
-                        dry_run=dry_run_param(o.dry_run), field_manager=or_none(o.field_manager),
-                        field_validation=or_none(o.field_validation), force=o.force,
-                        _content_type=pt)
-        return self.model_out(ret, V1Scale if subresource == "scale" else None)
+            raise error_from_api_exception(err, "GET", t.info.group_resource(), "") from None
+        return StreamWatcher(response, resource)
 
     def __repr__(self) -> str:
-        where = f" in {self.namespace!r}" if self.namespace else ""
-        return f"rest.{type(self).__name__}({self.resource}{where})"
+        return f"RESTTransport(host={self.api_client.configuration.host!r})"
 
 
-class TypedClientWithStatus(TypedClient[T, L]):
-    """A typed client for a resource with a status subresource (adds update_status)."""
-
-    def update_status(self, obj: T | WireDict, opts: UpdateOptions | None = None) -> T:
-        """Port of Client.UpdateStatus (gentype/type.go)."""
-        return self.update_subresource(obj, opts, "status")
+# --- the clientset ------------------------------------------------------------------------------
 
 
-class TypedClientWithScale(TypedClientWithStatus[T, L]):
-    """A typed client for a resource with status and scale subresources (deployments, ...)."""
-
-    def get_scale(self, name: str, opts: GetOptions | None = None) -> V1Scale:
-        """Port of deployments.GetScale (kubernetes/typed/apps/v1/deployment.go), likewise for the others."""
-        ret = self.call("GET", self.methods.read_scale, name, *self.in_namespace(name))
-        return self.model_out(ret, V1Scale)
-
-    def update_scale(self, name: str, scale: V1Scale | WireDict,
-                     opts: UpdateOptions | None = None) -> V1Scale:
-        """Port of deployments.UpdateScale (kubernetes/typed/apps/v1/deployment.go), likewise for the others.
-
-        The request names the object by `name`; the scale body gets that name when it has none.
-        """
-        o = opts or UpdateOptions()
-        wire = object_to_wire(scale, SCALE_API_VERSION, SCALE_KIND)
-        wire.setdefault("metadata", {}).setdefault("name", name)
-        ret = self.call("PUT", self.methods.replace_scale, name, *self.in_namespace(name), wire,
-                        dry_run=dry_run_param(o.dry_run), field_manager=or_none(o.field_manager),
-                        field_validation=or_none(o.field_validation))
-        return self.model_out(ret, V1Scale)
-
-
-class PodClient(TypedClientWithStatus[T, L]):
-    """The pods client, with the expansion a scheduler uses (pod_expansion.go)."""
-
-    def bind(self, binding: Any, opts: CreateOptions | None = None) -> None:
-        """Port of pods.Bind (kubernetes/typed/core/v1/pod_expansion.go): POST pods/<name>/binding.
-
-        Goes through `CoreV1Api.create_namespaced_pod_binding` into this client's
-        namespace. The answer (a Status) is not read into a model: the generated
-        deserializer would try to make a V1Binding of it.
-        """
-        o = opts or CreateOptions()
-        wire = object_to_wire(binding, BINDING_API_VERSION, BINDING_KIND)
-        name = object_meta(wire).name or ""
-        self.call("POST", CoreV1Api.create_namespaced_pod_binding, name, name, self.namespace, wire,
-                  dry_run=dry_run_param(o.dry_run), field_manager=or_none(o.field_manager),
-                  field_validation=or_none(o.field_validation))
-
-
-class EventClient(TypedClient[T, L]):
-    """The events client, with the expansions the event recorder uses (event_expansion.go)."""
-
-    def in_event_namespace(self, event: Any, verb: str) -> EventClient[T, L]:
-        """This client, or one bound to the event's namespace when this one has none."""
-        ns = object_meta(event).namespace or ""
-        if self.namespace and ns != self.namespace:
-            raise ValueError(f"can't {verb} an event with namespace '{ns}' in namespace '{self.namespace}'")
-        return EventClient(self.clientset, self.resource, self.namespace or ns)
-
-    def create_with_event_namespace(self, event: T | WireDict) -> T:
-        """Port of events.CreateWithEventNamespace (kubernetes/typed/core/v1/event_expansion.go)."""
-        return self.in_event_namespace(event, "create").create(event)
-
-    def update_with_event_namespace(self, event: T | WireDict) -> T:
-        """Port of events.UpdateWithEventNamespace (kubernetes/typed/core/v1/event_expansion.go)."""
-        return self.in_event_namespace(event, "update").update(event)
-
-    def patch_with_event_namespace(self, event: T | WireDict, data: bytes | str | Any) -> T:
-        """Port of events.PatchWithEventNamespace (kubernetes/typed/core/v1/event_expansion.go)."""
-        name = object_meta(event).name or ""
-        return self.in_event_namespace(event, "patch").patch(name, STRATEGIC_MERGE_PATCH_TYPE, data)
-
-
-# --- group clients and the clientset --------------------------------------------------------
-
-
-class CoreV1Client:
-    """The core/v1 group (kubernetes/typed/core/v1/core_client.go), for this backend."""
-
-    def __init__(self, clientset: RESTClientset) -> None:
-        self.clientset = clientset
-
-    def namespaces(self) -> interface.NamespaceInterface:
-        return TypedClientWithStatus(self.clientset, "namespaces", "")
-
-    def pods(self, namespace: str) -> interface.PodInterface:
-        return PodClient(self.clientset, "pods", namespace)
-
-    def events(self, namespace: str) -> interface.EventInterface:
-        return EventClient(self.clientset, "events", namespace)
-
-    def persistent_volume_claims(self, namespace: str) -> interface.PersistentVolumeClaimInterface:
-        return TypedClientWithStatus(self.clientset, "persistentvolumeclaims", namespace)
-
-    def services(self, namespace: str) -> interface.ServiceInterface:
-        return TypedClientWithStatus(self.clientset, "services", namespace)
-
-
-class AppsV1Client:
-    """The apps/v1 group (kubernetes/typed/apps/v1/apps_client.go), for this backend."""
-
-    def __init__(self, clientset: RESTClientset) -> None:
-        self.clientset = clientset
-
-    def deployments(self, namespace: str) -> interface.DeploymentInterface:
-        return TypedClientWithScale(self.clientset, "deployments", namespace)
-
-    def replica_sets(self, namespace: str) -> interface.ReplicaSetInterface:
-        return TypedClientWithScale(self.clientset, "replicasets", namespace)
-
-    def stateful_sets(self, namespace: str) -> interface.StatefulSetInterface:
-        return TypedClientWithScale(self.clientset, "statefulsets", namespace)
-
-    def controller_revisions(self, namespace: str) -> interface.ControllerRevisionInterface:
-        return TypedClient(self.clientset, "controllerrevisions", namespace)
-
-
-class CoordinationV1Client:
-    """The coordination.k8s.io/v1 group (kubernetes/typed/coordination/v1), for this backend."""
-
-    def __init__(self, clientset: RESTClientset) -> None:
-        self.clientset = clientset
-
-    def leases(self, namespace: str) -> interface.LeaseInterface:
-        return TypedClient(self.clientset, "leases", namespace)
-
-
-class RESTClientset:
+class RESTClientset(Clientset):
     """The clientset (interface.Interface) over HTTP, with the official client.
 
     `RESTClientset(kubeconfig_path, context)` loads a kubeconfig as kubectl
@@ -717,23 +426,14 @@ class RESTClientset:
         if api_client is None:
             api_client = kube_config.new_client_from_config(config_file=kubeconfig_path,
                                                             context=context)
+        self.rest = RESTTransport(api_client)
+        super().__init__(self.rest)
         self.api_client = api_client
         """The official client's ApiClient: host, credentials, connection pool."""
-        self._apis: dict[type, Any] = {cls: cls(api_client) for cls in (CoreV1Api, AppsV1Api,
-                                                                       CoordinationV1Api)}
 
     def api(self, cls: type) -> Any:
         """The generated API object of class `cls` (CoreV1Api, AppsV1Api or CoordinationV1Api)."""
-        return self._apis[cls]
-
-    def core_v1(self) -> CoreV1Client:
-        return CoreV1Client(self)
-
-    def apps_v1(self) -> AppsV1Client:
-        return AppsV1Client(self)
-
-    def coordination_v1(self) -> CoordinationV1Client:
-        return CoordinationV1Client(self)
+        return self.rest.api(cls)
 
     def close(self) -> None:
         """Close the ApiClient (its connection pool and thread pool)."""

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import subprocess
+import sys
 
 import pytest
 
@@ -71,5 +74,25 @@ def test_package_all_is_sorted_and_resolves():
     assert names == sorted(set(names))
     assert all(hasattr(minikcm.client, n) for n in names)
     public = {n for n in vars(minikcm.client) if not n.startswith("_")}
-    submodules = {"fake", "inprocess", "interface", "rest"}
+    submodules = {"fake", "inprocess", "interface", "rest", "streamwatcher", "testing", "transport",
+                  "typed"}
     assert public - submodules == set(names)
+
+
+@pytest.mark.parametrize("package, submodules", [
+    pytest.param("minikcm.client.testing", {"actions", "fake", "fixture"}, id="testing"),
+    pytest.param("minikcm.client.fake", {"clientset_generated"}, id="fake"),
+])
+def test_test_double_packages_re_export_their_all(package, submodules):
+    module = importlib.import_module(package)
+    names = module.__all__
+    assert names == sorted(set(names))
+    public = {n for n in vars(module) if not n.startswith("_")}
+    assert public - submodules == set(names)
+
+
+def test_production_clientset_does_not_load_the_test_doubles():
+    code = ("import sys, minikcm.client; "
+            "print(any(m.startswith(('minikcm.client.testing', 'minikcm.client.fake')) for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

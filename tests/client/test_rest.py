@@ -42,8 +42,8 @@ from minikcm.apimachinery.types import (
     MERGE_PATCH_TYPE,
     STRATEGIC_MERGE_PATCH_TYPE,
 )
-from minikcm.client import inprocess, rest
-from minikcm.client.rest import RESTClientset, StreamWatcher, new_for_config
+from minikcm.client import inprocess, rest, typed
+from minikcm.client.rest import RESTClientset, RESTTransport, new_for_config
 
 from .objects import new_deployment, new_pod
 
@@ -222,7 +222,7 @@ def test_routes(stub, cs, call, method, path):
 
 
 def test_cluster_scoped_client_ignores_namespace(stub, cs):
-    client = rest.TypedClient(cs, "namespaces", "ignored")
+    client = typed.TypedClient(cs, "namespaces", "ignored")
     client.get("n")
     assert stub.requests[0].path == "/api/v1/namespaces/n"
 
@@ -547,32 +547,6 @@ def test_watch_undecodable_line_is_an_error_event(stub, cs):
     assert recv(w) is None
 
 
-DECODE_ERROR_CASES = [
-    pytest.param('"a string"', "unable to decode to metav1.WatchEvent", id="not-an-object"),
-    pytest.param('{"type": "SOMETHING", "object": {}}', "got invalid watch event type", id="bad-type"),
-    pytest.param('{"type": "ADDED", "object": 3}', "not a JSON object", id="object-not-a-dict"),
-]
-
-
-@pytest.mark.parametrize("line, message", DECODE_ERROR_CASES)
-def test_decode_event_errors(line, message):
-    with pytest.raises(ValueError, match=message):
-        rest.decode_event(line)
-
-
-def test_stream_watcher_receive_one_skips_blank_lines():
-    chunks: queue.Queue = queue.Queue()
-    for chunk in (b"\n", event_line("ADDED", wire_pod("a")), None):
-        chunks.put(chunk)
-    sw = StreamWatcher.__new__(StreamWatcher)  # no thread: drive the step by hand
-    sw.response, sw.resource = FakeHTTPResponse(stream=chunks), "pods"
-    sw._chan, sw._lock, sw._done = watch.ResultChan(), threading.Lock(), False
-    sw._lines = rest.iter_resp_lines(sw.response)
-    assert sw.receive_one() is True and len(sw._chan) == 0
-    assert sw.receive_one() is True and sw._chan.recv(timeout=0).object["metadata"]["name"] == "a"
-    assert sw.receive_one() is False
-
-
 # --- construction -------------------------------------------------------------------------------
 
 
@@ -596,10 +570,6 @@ def test_clientset_from_kubeconfig(tmp_path):
     other.close()
 
 
-def public_methods(obj: Any) -> set[str]:
-    return {n for n in dir(obj) if not n.startswith("_") and callable(getattr(obj, n))}
-
-
 SAME_SHAPE_CASES = [
     pytest.param(lambda cs: cs.core_v1(), id="core-v1"),
     pytest.param(lambda cs: cs.apps_v1(), id="apps-v1"),
@@ -612,14 +582,13 @@ SAME_SHAPE_CASES = [
     pytest.param(lambda cs: cs.coordination_v1().leases("d"), id="leases"),
 ]
 
-BACKEND_ONLY = {"invoke", "model_out", "wire_in", "get_subresource",  # in-process plumbing
-                "call", "in_namespace", "list_fn", "list_args"}  # REST plumbing
-
 
 @pytest.mark.parametrize("part", SAME_SHAPE_CASES)
-def test_same_interface_as_in_process(cs, part):
+def test_same_typed_clients_as_in_process(cs, part):
+    """Both backends are typed.Clientset over their own transport: the very same client classes."""
     in_process = inprocess.InProcessClientset(None)
-    assert public_methods(part(cs)) - BACKEND_ONLY == public_methods(part(in_process)) - BACKEND_ONLY
+    assert isinstance(cs, typed.Clientset) and isinstance(cs.transport, RESTTransport)
+    assert type(part(cs)) is type(part(in_process))
 
 
 def test_every_served_resource_has_methods():

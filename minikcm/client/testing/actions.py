@@ -1,48 +1,30 @@
-"""Port of k8s.io/client-go/testing (actions.go, fake.go, the reactors of fixture.go), in small.
+"""Port of k8s.io/client-go/testing/actions.go.
 
-How a test watches and steers a clientset. Each call a typed client makes is first
-described as an `Action`: verb, resource, namespace, subresource, and the object,
-name or patch it carries. A `Fake` attached to an `InProcessClientset` records
-every action and offers it to its reactor chain; the first reactor that handles
-it decides the answer (an object, or an error such as a Conflict). When no reactor
-does, the call goes on to the embedded API server. Controller tests then assert on
-`fake.actions()` the way upstream's assert on `client.Actions()`.
+What a Fake records. Each call a typed client makes, when a `Fake` stands in
+front of its transport, is described as an `Action`: verb, resource, namespace,
+subresource, and the object, name, options or patch it carries. Controller
+tests assert on `fake.actions()` the way upstream's assert on `client.Actions()`,
+building the actions they expect with the `new_*_action` constructors.
 
-Start reading at: Fake.invokes, then new_simple_clientset.
+Start reading at: Action, then CreateAction and UpdateAction.
 
-Not ported: ObjectTracker and ObjectReaction (the embedded API server is the
-tracker), the managed-fields tracker, proxy reactors and ProxyGetAction,
-GenericAction, the NewRoot... constructors (pass namespace ""), the separate
-...WithOptions constructors (options are a keyword of the plain constructor),
-Fake.Resources (discovery).
+Not ported: GenericAction, ProxyGetAction, the NewRoot... constructors (pass
+namespace ""), the separate ...WithOptions constructors (options are a keyword
+of the plain constructor).
 Differs from Go:
 - Go pairs each Action interface with an ...ActionImpl struct. Here each pair is
   one dataclass named after the interface (`CreateAction` is CreateActionImpl),
   and `Action` (ActionImpl) is their common base.
-- `Fake.invokes(action, default)` takes a callable, not a default object: it runs
-  when no reactor handles the action and performs the real call. Upstream puts the
-  tracker's reaction at the end of the chain, so a reactor added with AddReactor
-  to a NewSimpleClientset can never fire for verbs the tracker handles; here
-  reactors added either way run before the server.
-- A reaction's error is raised rather than returned; `watch` falls through to
-  the server instead of failing with "unhandled watch".
-- Reactors run outside the Fake's lock, so a reactor may call the clientset.
-- `new_simple_clientset` seeds a real embedded API server (`APIServer.add_object`,
-  the tracker.Add of this port): seeded objects keep their uid, generation,
-  status and owner references, but are defaulted and validated, get fresh
-  resourceVersions, and their namespaces are created.
+- `extract_from_list_options` raises ValueError for a malformed selector where Go panics.
 """
 
 from __future__ import annotations
 
 import copy
-import random
-import threading
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-from minikcm.apimachinery import errors, fields, labels, watch
+from minikcm.apimachinery import fields, labels
 from minikcm.apimachinery.convert import object_meta
 from minikcm.apimachinery.meta import (
     CreateOptions,
@@ -55,13 +37,6 @@ from minikcm.apimachinery.meta import (
 from minikcm.apimachinery.schema import GroupVersionKind, GroupVersionResource
 from minikcm.apimachinery.types import PatchType
 
-if TYPE_CHECKING:
-    from minikcm.apiserver.server import APIServer
-    from minikcm.clock import Clock
-    from minikcm.client.inprocess import InProcessClientset
-
-
-# --- actions (actions.go) ----------------------------------------------------------------
 
 
 @dataclass
@@ -396,252 +371,3 @@ def new_watch_action(resource: GroupVersionResource, namespace: str,
     """Port of NewWatchAction / NewWatchActionWithOptions."""
     return WatchAction(verb="watch", resource=resource, namespace=namespace,
                        list_options=opts or ListOptions())
-
-
-# --- reactors (fixture.go, fake.go) -----------------------------------------------------
-
-ReactionFunc = Callable[[Action], "tuple[bool, Any, BaseException | None]"]
-"""Port of ReactionFunc: returns (handled, object, error).
-
-With handled False the Fake ignores the rest and asks the next reactor. A
-reactor that only cares about a subresource checks `action.get_subresource()`.
-"""
-
-WatchReactionFunc = Callable[[Action], "tuple[bool, watch.Interface | None, BaseException | None]"]
-"""Port of WatchReactionFunc: returns (handled, watch, error)."""
-
-
-class Reactor(Protocol):
-    """Port of Reactor: decides whether it handles an action, then reacts to it."""
-
-    def handles(self, action: Action) -> bool:
-        """Port of Reactor.Handles (testing/fake.go): whether this reactor deals with `action`."""
-    def react(self, action: Action) -> tuple[bool, Any, BaseException | None]:
-        """Port of Reactor.React (testing/fake.go): (handled, object); raise for an error."""
-
-
-class WatchReactor(Protocol):
-    """Port of WatchReactor."""
-
-    def handles(self, action: Action) -> bool:
-        """Port of WatchReactor.Handles (testing/fake.go)."""
-    def react(self, action: Action) -> tuple[bool, watch.Interface | None, BaseException | None]:
-        """Port of WatchReactor.React (testing/fake.go)."""
-
-
-def resource_covers(resource: str, action: Action) -> bool:
-    """Port of resourceCovers (testing/fixture.go).
-
-    "*" covers everything; `pods` covers pods and all its subresources;
-    `pods/status` covers only that subresource. Case-sensitive, as upstream.
-    """
-    if resource == "*" or resource == action.get_resource().resource:
-        return True
-    top, slash, sub = resource.partition("/")
-    return bool(slash) and top == action.get_resource().resource and sub == action.get_subresource()
-
-
-@dataclass
-class SimpleReactor:
-    """Port of SimpleReactor: a reaction for one (verb, resource) pair; "*" matches anything."""
-
-    verb: str
-    resource: str
-    reaction: ReactionFunc
-
-    def handles(self, action: Action) -> bool:
-        """Port of SimpleReactor.Handles."""
-        verb_covers = self.verb == "*" or self.verb == action.get_verb()
-        return verb_covers and resource_covers(self.resource, action)
-
-    def react(self, action: Action) -> tuple[bool, Any, BaseException | None]:
-        """Port of SimpleReactor.React (testing/fixture.go): call the reaction."""
-        return self.reaction(action)
-
-
-@dataclass
-class SimpleWatchReactor:
-    """Port of SimpleWatchReactor: a watch reaction for one resource; "*" matches anything."""
-
-    resource: str
-    reaction: WatchReactionFunc
-
-    def handles(self, action: Action) -> bool:
-        """Port of SimpleWatchReactor.Handles (testing/fixture.go)."""
-        return resource_covers(self.resource, action)
-
-    def react(self, action: Action) -> tuple[bool, watch.Interface | None, BaseException | None]:
-        """Port of SimpleWatchReactor.React (testing/fixture.go): call the reaction."""
-        return self.reaction(action)
-
-
-def default_watch_reactor(watch_interface: watch.Interface | None,
-                          err: BaseException | None) -> WatchReactionFunc:
-    """Port of DefaultWatchReactor: always answers with this watch (or error)."""
-    return lambda action: (True, watch_interface, err)
-
-
-class Fake:
-    """Port of Fake (testing/fake.go): the action record and the reactor chains.
-
-    Attach one to a clientset (`InProcessClientset(server, fake=Fake())`, or
-    `new_simple_clientset`) and every call it makes passes through `invokes`.
-    Thread: any. One lock guards the record and the chains; reactors run outside it.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()  # Go: sync.RWMutex
-        self._actions: list[Action] = []  # a deep copy of each action, in call order
-        self.reaction_chain: list[Reactor] = []
-        """Tried in order for every call except watch."""
-        self.watch_reaction_chain: list[WatchReactor] = []
-        """Tried in order for every watch call."""
-
-    def add_reactor(self, verb: str, resource: str, reaction: ReactionFunc) -> None:
-        """Port of Fake.AddReactor: try this reaction after the ones already there."""
-        with self._lock:
-            self.reaction_chain.append(SimpleReactor(verb, resource, reaction))
-
-    def prepend_reactor(self, verb: str, resource: str, reaction: ReactionFunc) -> None:
-        """Port of Fake.PrependReactor: try this reaction first."""
-        with self._lock:
-            self.reaction_chain.insert(0, SimpleReactor(verb, resource, reaction))
-
-    def add_watch_reactor(self, resource: str, reaction: WatchReactionFunc) -> None:
-        """Port of Fake.AddWatchReactor."""
-        with self._lock:
-            self.watch_reaction_chain.append(SimpleWatchReactor(resource, reaction))
-
-    def prepend_watch_reactor(self, resource: str, reaction: WatchReactionFunc) -> None:
-        """Port of Fake.PrependWatchReactor."""
-        with self._lock:
-            self.watch_reaction_chain.insert(0, SimpleWatchReactor(resource, reaction))
-
-    def invokes(self, action: Action, default: Callable[[Action], Any] | None = None) -> Any:
-        """Port of Fake.Invokes: record `action`, then let the first willing reactor answer.
-
-        Every reactor sees the same working copy of the action, so a reactor that
-        changes it and declines passes the change on; the record keeps the action
-        as it was called. When no reactor handles it, `default(copy)` makes the
-        real call (None when there is no default).
-
-        Raises: the error of the reactor that handled the action.
-        """
-        with self._lock:
-            self._actions.append(action.deep_copy())
-            chain = list(self.reaction_chain)
-        action_copy = action.deep_copy()
-        for reactor in chain:
-            if not reactor.handles(action_copy):
-                continue
-            handled, ret, err = reactor.react(action_copy)
-            if not handled:
-                continue
-            if err is not None:
-                raise err
-            return ret
-        return default(action_copy) if default is not None else None
-
-    def invokes_watch(self, action: Action,
-                      default: Callable[[Action], watch.Interface] | None = None) -> watch.Interface:
-        """Port of Fake.InvokesWatch: as invokes, over the watch reactor chain.
-
-        Raises: the handling reactor's error, or RuntimeError when nothing
-        handles the watch and there is no default.
-        """
-        with self._lock:
-            self._actions.append(action.deep_copy())
-            chain = list(self.watch_reaction_chain)
-        action_copy = action.deep_copy()
-        for reactor in chain:
-            if not reactor.handles(action_copy):
-                continue
-            handled, ret, err = reactor.react(action_copy)
-            if not handled:
-                continue
-            if err is not None:
-                raise err
-            assert ret is not None, "a watch reactor that handles a watch must return one"
-            return ret
-        if default is None:
-            raise RuntimeError(f"unhandled watch: {action}")
-        return default(action_copy)
-
-    def clear_actions(self) -> None:
-        """Port of Fake.ClearActions."""
-        with self._lock:
-            self._actions = []
-
-    def actions(self) -> list[Action]:
-        """Port of Fake.Actions: the recorded actions, oldest first (a new list)."""
-        with self._lock:
-            return list(self._actions)
-
-    def __repr__(self) -> str:
-        return (f"Fake(actions={len(self._actions)}, reactors={len(self.reaction_chain)}, "
-                f"watch_reactors={len(self.watch_reaction_chain)})")
-
-
-# --- the fake clientset (kubernetes/fake/clientset_generated.go) ---------------------------
-
-
-def new_simple_clientset(*objects: Any, clock: Clock | None = None,
-                         rng: random.Random | None = None) -> InProcessClientset:
-    """Port of NewSimpleClientset (kubernetes/fake/clientset_generated.go).
-
-    An `InProcessClientset` over a fresh embedded API server holding `objects`
-    (models or wire dicts), with a `Fake` attached: `cs.fake.prepend_reactor(...)`
-    injects failures, `cs.fake.actions()` lists the calls made. Seeding goes to
-    the server directly, so it records no actions. `clock` and `rng` go to the
-    server; without `rng` a fixed seed is used, so generated uids and names
-    repeat from run to run.
-
-    Differs from Go: the store is the real embedded server (see the module
-    docstring and add_objects).
-    """
-    # Imported here: inprocess.py imports this module for the Action types.
-    from minikcm.apiserver.server import APIServer
-    from minikcm.client.inprocess import InProcessClientset
-
-    server = APIServer(clock=clock, rng=rng if rng is not None else random.Random(0))
-    add_objects(server, objects)
-    return InProcessClientset(server, fake=Fake())
-
-
-def add_objects(server: APIServer, objects: Iterable[Any]) -> None:
-    """Store `objects` in `server`, as NewSimpleClientset's loop of tracker.Add does.
-
-    Each object goes through `APIServer.add_object`, which keeps what the test
-    wrote (uid, generation, status, owner references, finalizers) and only
-    assigns a fresh resourceVersion. Namespaces go first (one that already
-    exists, such as "default", is left as it is); a namespace that a
-    namespaced object names is created when missing; an object without a
-    namespace goes to "default". Invalid objects are refused.
-    """
-    from minikcm.client.inprocess import object_to_wire, resource_of
-
-    infos = [(resource_of(obj), obj) for obj in objects]
-    infos.sort(key=lambda pair: pair[0].resource != "namespaces")  # stable: namespaces first
-    for info, obj in infos:
-        wire = object_to_wire(obj, info.api_version, info.kind)
-        name = (wire.get("metadata") or {}).get("name", "")
-        if info.resource == "namespaces" and namespace_exists(server, name):
-            continue  # default, kube-system, ... exist from the start
-        server.add_object(wire)
-
-
-def namespace_exists(server: APIServer, namespace: str) -> bool:
-    try:
-        server.get("namespaces", None, namespace)
-    except errors.StatusError as err:
-        if errors.is_not_found(err):
-            return False
-        raise
-    return True
-
-
-def ensure_namespace(server: APIServer, namespace: str) -> None:
-    """Create the namespace `namespace` in `server` unless it exists."""
-    if not namespace_exists(server, namespace):
-        server.create("namespaces", None, {"apiVersion": "v1", "kind": "Namespace",
-                                           "metadata": {"name": namespace}})
