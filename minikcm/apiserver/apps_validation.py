@@ -1,8 +1,7 @@
 """No upstream twin. The apps/v1 validation the embedded API server runs, on wire dicts.
 
-Mirrors pkg/apis/apps/validation/validation.go (stored copy at
-2dd1588c490775be7cd90d0afc59c6dcef07032a; the StatefulSet update rule checked
-against the v1.35+ message) for StatefulSets, ControllerRevisions, Deployments
+Mirrors pkg/apis/apps/validation/validation.go (the StatefulSet update rule
+with its v1.35+ message) for StatefulSets, ControllerRevisions, Deployments
 and ReplicaSets. minikcm.apiserver.validation picks the function per resource
 and adds the apps/v1 rule of the registry strategies that a Deployment's or
 ReplicaSet's spec.selector is immutable.

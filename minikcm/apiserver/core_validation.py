@@ -1,7 +1,7 @@
 """No upstream twin. The core/v1 validation the embedded API server runs, on wire dicts.
 
-Mirrors pkg/apis/core/validation/validation.go (read in several stored
-versions, none at the pinned commits; messages are upstream's) for the core
+Mirrors pkg/apis/core/validation/validation.go (reconstructed from several
+versions near the pin; messages are upstream's) for the core
 kinds minikcm serves: pods and pod templates, PersistentVolumeClaims, Services
 and Namespaces, plus core's ObjectMeta wrappers. minikcm.apiserver.validation
 picks the function per resource; apps_validation reuses the pod-template checks.

@@ -10,13 +10,11 @@ so controllers see the same `strategy.rollingUpdate.maxSurge: 25%` or
 `imagePullPolicy: IfNotPresent` a real cluster would show.
 
 Each SetDefaults_X below names its upstream twin; the `set_object_defaults_*`
-functions play the part of the generated walkers. Upstream read at:
-pkg/apis/apps/v1/defaults.go (stored copy at 04791b4906602ffda5ccf9bc4c84d3329f1d7080,
-with the 1.35+ MaxUnavailableStatefulSet lines checked against later copies) and
-pkg/apis/core/v1/defaults.go (stored copy at e34b0935e09e39e5e7fb74b8f6ad141107d3b90e,
-completed from the current upstream for the fields it lacks: the namespace
-name label, Service internalTrafficPolicy and allocateLoadBalancerNodePorts).
-Neither file was stored at the pinned commits.
+functions play the part of the generated walkers. They follow
+pkg/apis/apps/v1/defaults.go (with the 1.35+ MaxUnavailableStatefulSet lines)
+and pkg/apis/core/v1/defaults.go (with the namespace name label, Service
+internalTrafficPolicy and allocateLoadBalancerNodePorts), reconstructed from
+copies older than the pin and completed from later ones.
 
 Start reading at: default_object, then set_object_defaults_deployment.
 

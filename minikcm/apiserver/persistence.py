@@ -32,6 +32,9 @@ Design notes:
   which would break the promise that an answered write is stored). The price is
   one fsync per write; the embedded server handles a handful of writes per
   second in normal use.
+- Owner-only files: the database is created 0600 before SQLite opens it
+  (`make_private`), so its -wal and -shm files, which SQLite gives the
+  database's mode, are 0600 too; the directory is made 0700.
 - EXCLUSIVE locking: the first server to open a directory holds SQLite's lock
   until it closes (or its process ends), and a second one is refused at once.
   Two servers sharing a directory would hand out the same resourceVersions.
@@ -71,6 +74,23 @@ CREATE TABLE IF NOT EXISTS meta (
 """
 
 
+def make_private(path: str) -> None:
+    """Create the database file owner-only (0600) before SQLite opens it, and make its companions so too.
+
+    SQLite creates a new database with mode 0644 (less the umask), and its
+    `-wal` and `-shm` files with the database's mode: creating the file
+    first with 0600 keeps all three private. Files left by an older server
+    with wider modes are narrowed.
+    """
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    for name in (path, path + "-wal", path + "-shm", path + "-journal"):
+        try:
+            os.chmod(name, 0o600)
+        except FileNotFoundError:
+            pass  # no such companion (yet): SQLite will create it with the database's mode
+
+
 class DataDirInUseError(RuntimeError):
     """Another API server (in this or another process) has the data directory open."""
 
@@ -86,6 +106,7 @@ class SQLitePersistence:
         self.data_dir = os.fspath(data_dir)
         os.makedirs(self.data_dir, mode=0o700, exist_ok=True)
         self.path = os.path.join(self.data_dir, DB_FILE)
+        make_private(self.path)
         # isolation_level=None: no implicit transactions; commit() opens and ends its own.
         # timeout=0: a locked database is an error at once, not after a wait.
         self._db: sqlite3.Connection | None = sqlite3.connect(

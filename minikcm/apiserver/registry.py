@@ -29,7 +29,7 @@ from typing import Any
 
 from minikcm.apimachinery import errors, field
 from minikcm.apimachinery.schema import GroupKind, GroupResource, ResourceInfo, resource_info
-from minikcm.apiserver import defaults, deletion, validation
+from minikcm.apiserver import defaults, deletion, nulls, validation
 from minikcm.apiserver.cacher import new_too_large_resource_version_error, parse_resource_version
 from minikcm.apiserver.deletion import DeleteRequest, format_time
 from minikcm.apiserver.selection import SelectionPredicate
@@ -102,13 +102,18 @@ class Registry:
         obj.update(apiVersion=api_version, kind=kind, **rest)
 
     def _decode(self, resource: str, namespace: str, obj_in: dict[str, Any]) -> dict[str, Any]:
-        """What the request decoder does: a private copy, type meta checked, namespace set, defaults."""
+        """What the request decoder does: a private copy, type meta checked, namespace set, defaults.
+
+        Null list elements and map values become their Go zero values first
+        (minikcm.apiserver.nulls), so validation refuses them by field path.
+        """
         info = resource_info(resource)
         obj = deep_copy_json(obj_in)
         if not isinstance(obj, dict):
             raise errors.new_bad_request(f"expected a {info.kind} object, got {type(obj).__name__}")
         self.check_type_meta(info.api_version, info.kind, obj)
         ensure_object_namespace_matches_request_namespace(namespace, obj, info.namespaced)
+        nulls.zero_null_items(obj, info.model.__name__)
         defaults.default_object(resource, obj)
         return obj
 

@@ -12,10 +12,16 @@ from hypothesis import strategies as st
 
 from minikcm.apimachinery import errors
 from minikcm.apiserver.server import APIServer
-from minikcm.clock import FakeClock
+from minikcm.clock import EPOCH, FakeClock
 from minikcm.driver import Driver
 
 from .builders import deployment, drain, pod
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    """This module's server (conftest's `server`) runs under a Driver, which needs a driven clock."""
+    return FakeClock(EPOCH, driven=True)
 
 CONTRACT = {
     "create": ["resource", "namespace", "obj", "subresource", "dry_run"],

@@ -58,10 +58,11 @@ def unauthorized() -> errors.StatusError:
 
 
 def load_or_create_token(path: Path) -> str:
-    """The token kept at `path`, created (mode 0600) on first use."""
+    """The token kept at `path`, created (mode 0600) on first use; a kept file with a wider mode is narrowed."""
     if path.exists():
         token = path.read_text(encoding="utf-8").strip()
         if token:
+            os.chmod(path, 0o600)
             return token
     token = new_token()
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -26,6 +26,17 @@ Design notes:
 - A watch notices a client that went away either when a write fails or, when
   idle, by polling its socket every WATCH_POLL_SECONDS; either way the
   server-side watch is stopped and nothing is logged above DEBUG.
+- Slow clients (slowloris) are bounded by deadlines, not per-read timeouts:
+  a socket timeout restarts with every byte, so a client dribbling a byte at
+  a time could hold a connection thread forever. `DeadlineSocketReader`
+  gives each phase (TLS handshake, request head, body, keep-alive wait) one
+  deadline from `ServingSettings` (kube-apiserver's ReadHeaderTimeout,
+  IdleTimeout, MaxHeaderBytes), and every connection has its own thread, so
+  fifty dribbling clients cost fifty threads for at most read_header_timeout
+  and nobody else waits.
+- Request framing is read as strictly as Go reads it: Content-Length and
+  chunk sizes are plain digits (Python's int() also takes signs, `0x` and
+  `_`; a chunk size of -1 once made the front read a body without limit).
 - Accepted sockets get TCP_NODELAY (as Go sets on every TCP connection), and
   a response's headers and body go out in one write (`take_headers`): with
   Nagle's algorithm on, every request waited ~40 ms for a delayed ACK.
@@ -40,9 +51,11 @@ no priority and fairness, no audit log.
 from __future__ import annotations
 
 import http.client
+import io
 import ipaddress
 import logging
 import queue
+import re
 import select
 import shutil
 import socket
@@ -52,6 +65,7 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -61,23 +75,57 @@ from minikcm.apimachinery import errors
 from minikcm.apiserver.http import auth, handlers, kubeconfig, tls
 from minikcm.apiserver.http.handlers import RESTHandler, Response, WatchStream
 from minikcm.apiserver.server import APIServer
-from minikcm.clock import Clock, RealClock
+from minikcm.clock import Clock, RealClock, Seconds
 
 log = logging.getLogger(__name__)
 
 MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024
 """kube-apiserver's limit on a request body (3 MiB); larger bodies get 413."""
 
-IDLE_TIMEOUT_SECONDS = 120.0
-"""How long a keep-alive connection may sit idle (and a request take to arrive)."""
+MAX_HEADER_BYTES = 1 << 20
+"""kube-apiserver's http.Server MaxHeaderBytes: request line and headers together; more gets 431."""
+
+IDLE_TIMEOUT_SECONDS = 90.0
+"""kube-apiserver's IdleTimeout: how long a keep-alive connection may wait for its next request."""
+
+READ_HEADER_TIMEOUT_SECONDS = 32.0
+"""kube-apiserver's ReadHeaderTimeout: from a request's first byte (or the connection's start) to its blank line."""
+
+READ_BODY_TIMEOUT_SECONDS = 60.0
+"""How long a request body may take to arrive (kube-apiserver's default --request-timeout)."""
+
+WRITE_TIMEOUT_SECONDS = 90.0
+"""How long one write to a client may block (a client that stopped reading)."""
 
 HANDSHAKE_TIMEOUT_SECONDS = 10.0
+"""From accepting a connection to the end of its TLS handshake."""
+
 WATCH_POLL_SECONDS = 0.25
 """How often an idle watch checks whether its client left or the server is stopping."""
 
 SHUTDOWN_WAIT_SECONDS = 3.0
-DISCARD_TIMEOUT_SECONDS = 0.5
+DISCARD_TIMEOUT_SECONDS = 2.0
+"""How long, in all, an answered request's unread body is drained before the connection closes."""
 DISCARD_LIMIT_BYTES = 4 * MAX_REQUEST_BODY_BYTES
+
+
+@dataclass(frozen=True)
+class ServingSettings:
+    """The front's limits; the defaults are kube-apiserver's (see the constants above).
+
+    Every wait on a client is bounded by one of these, so a slow or silent
+    client (slowloris) holds its own connection thread for a bounded time and
+    never anyone else's.
+    """
+
+    max_request_body_bytes: int = MAX_REQUEST_BODY_BYTES
+    max_header_bytes: int = MAX_HEADER_BYTES
+    handshake_timeout: Seconds = HANDSHAKE_TIMEOUT_SECONDS
+    read_header_timeout: Seconds = READ_HEADER_TIMEOUT_SECONDS
+    read_body_timeout: Seconds = READ_BODY_TIMEOUT_SECONDS
+    idle_timeout: Seconds = IDLE_TIMEOUT_SECONDS
+    write_timeout: Seconds = WRITE_TIMEOUT_SECONDS
+    discard_timeout: Seconds = DISCARD_TIMEOUT_SECONDS
 
 PLAIN_HTTP_REPLY = b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
 TLS_HANDSHAKE_RECORD = 0x16
@@ -108,6 +156,49 @@ def check_bind_address(address: str, allow_non_loopback: bool) -> str:
     return str(ip)
 
 
+CHUNK_LINE_LIMIT = 4096
+"""The longest chunk-size line (with extensions) or trailer line accepted (Go: 4096)."""
+MAX_TRAILERS = 100
+_CHUNK_SIZE = re.compile(rb"[0-9a-fA-F]{1,16}")
+_CONTENT_LENGTH = re.compile(r"[0-9]{1,19}")
+
+
+def parse_chunk_size(line: bytes) -> int:
+    """Port of parseHexUint and the size-line parsing of chunkedReader.beginChunk (net/http/internal/chunked.go).
+
+    At most 16 hex digits, nothing else (no sign, no `0x`, no `_`) before an
+    optional `;extension`.
+
+    Raises:
+        StatusError: 400 for anything else.
+    """
+    if not line.endswith(b"\n") or len(line) >= CHUNK_LINE_LIMIT:
+        raise errors.new_bad_request("malformed chunked request body: bad chunk-size line")
+    digits = line.rstrip(b"\r\n").split(b";", 1)[0].rstrip(b" \t")
+    if not _CHUNK_SIZE.fullmatch(digits):
+        raise errors.new_bad_request(f"malformed chunked request body: invalid chunk size {digits[:32]!r}")
+    return int(digits, 16)
+
+
+def unsupported_transfer_encoding(value: str) -> errors.StatusError:
+    """The 501 Go's net/http answers to a Transfer-Encoding other than one `chunked`, as a Status."""
+    return errors.StatusError({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                               "message": f"unsupported transfer encoding: {value[:64]!r}",
+                               "reason": "NotImplemented", "code": 501})
+
+
+def parse_content_length(raw: str) -> int:
+    """A Content-Length header as Go's net/http reads it (strconv.ParseUint): ASCII digits only.
+
+    Raises:
+        StatusError: 400 for anything else (a sign, `_`, spaces inside, a list).
+    """
+    text = raw.strip(" \t")
+    if not _CONTENT_LENGTH.fullmatch(text):
+        raise errors.new_bad_request(f"invalid Content-Length {raw[:32]!r}")
+    return int(text)
+
+
 def format_warning(text: str) -> str:
     """A `Warning:` header value as kube-apiserver writes it: `299 - "<text>"`."""
     return '299 - "' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -120,14 +211,15 @@ class HTTPSServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, address: tuple[str, int], rest: RESTHandler, ssl_context: ssl.SSLContext,
-                 token: str, clock: Clock | None = None,
-                 max_body: int = MAX_REQUEST_BODY_BYTES) -> None:
+                 token: str, clock: Clock | None = None, settings: ServingSettings | None = None) -> None:
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.rest = rest
         self.ssl_context = ssl_context
         self.token = token
         self.clock: Clock = clock or RealClock()
-        self.max_body = max_body
+        self.io_clock: Clock = RealClock()
+        """For the deadlines of socket reads: a socket's timeout runs in real time, whatever `clock` is."""
+        self.settings = settings or ServingSettings()
         self.stopping = threading.Event()
         """Set once shutdown begins: watches end, no new work starts."""
         self._lock = threading.Condition()
@@ -155,8 +247,13 @@ class HTTPSServer(ThreadingHTTPServer):
             self._untrack(request)
 
     def accept_tls(self, sock: socket.socket) -> ssl.SSLSocket | None:
-        """The TLS side of a fresh connection, or None (plain HTTP, failed handshake, stopping)."""
-        sock.settimeout(HANDSHAKE_TIMEOUT_SECONDS)
+        """The TLS side of a fresh connection, or None (plain HTTP, failed handshake, stopping).
+
+        The first byte and the whole handshake share one `handshake_timeout`
+        (CPython bounds a handshake as a whole, not per read).
+        """
+        started = self.io_clock.now()
+        sock.settimeout(self.settings.handshake_timeout)
         try:
             first = sock.recv(1, socket.MSG_PEEK)
         except OSError:
@@ -166,6 +263,10 @@ class HTTPSServer(ThreadingHTTPServer):
         if first[0] != TLS_HANDSHAKE_RECORD:
             _reply_plain_http(sock)
             return None
+        left = self.settings.handshake_timeout - self.io_clock.since(started)
+        if left <= 0:
+            return None
+        sock.settimeout(left)
         try:
             return self.ssl_context.wrap_socket(sock, server_side=True)
         except (ssl.SSLError, OSError) as err:
@@ -264,14 +365,121 @@ def _reply_plain_http(sock: socket.socket) -> None:
         pass  # the client went away first; nothing to tell it
 
 
+class DeadlineSocketReader(io.RawIOBase):
+    """A connection's reads, each allowed only what is left until the current deadline.
+
+    A socket timeout bounds one read; a client sending a byte just before
+    each read would time out could hold a connection forever. The handler
+    sets a deadline per phase instead (`expect`): the request head, the body.
+    `expect(first_byte_within=...)` is the keep-alive wait: the idle timeout
+    runs until the first byte of the next request, then the head's own limit.
+    Without a deadline, reads keep the socket's timeout as it is.
+    """
+
+    def __init__(self, sock: socket.socket, clock: Clock) -> None:
+        super().__init__()
+        self.sock = sock
+        self.clock = clock
+        self.deadline: datetime | None = None
+        self._after_first_byte: Seconds | None = None
+
+    def expect(self, within: Seconds | None, *, first_byte_within: Seconds | None = None) -> None:
+        """The next reads must be done `within` seconds (None: no deadline) of now, or of the first byte.
+
+        With `first_byte_within`, the first byte must come within that long,
+        and the `within` seconds start when it does.
+        """
+        self._after_first_byte = None
+        if first_byte_within is not None:
+            self.deadline = self.clock.now() + timedelta(seconds=first_byte_within)
+            self._after_first_byte = within
+        else:
+            self.deadline = None if within is None else self.clock.now() + timedelta(seconds=within)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        """One read from the socket, bounded by the deadline.
+
+        Raises:
+            TimeoutError: the deadline passed (the handler closes the connection).
+        """
+        if self.deadline is not None:
+            left = self.clock.until(self.deadline)
+            if left <= 0:
+                raise TimeoutError("the client took too long to send its request")
+            self.sock.settimeout(left)
+        n = self.sock.recv_into(buffer)
+        if n and self._after_first_byte is not None:
+            self.expect(self._after_first_byte)
+        return n
+
+
+class RequestReader(io.BufferedReader):
+    """The buffered request stream; while `head_budget` is set, lines count against it (MaxHeaderBytes).
+
+    `http.client.parse_headers` reads the headers line by line through
+    `readline`; when the budget is spent it raises LineTooLong, which
+    BaseHTTPRequestHandler answers with 431.
+    """
+
+    raw: DeadlineSocketReader
+    head_budget: int | None = None
+
+    def readline(self, size: int | None = -1) -> bytes:
+        budget = self.head_budget
+        if budget is None:
+            return super().readline(size)
+        limit = budget + 1 if size is None or size < 0 else min(size, budget + 1)
+        line = super().readline(limit)
+        self.head_budget = budget - len(line)
+        if self.head_budget < 0:
+            raise http.client.LineTooLong("request headers are larger than the server accepts")
+        return line
+
+
 class RequestHandler(BaseHTTPRequestHandler):
-    """One connection's HTTP/1.1 loop (keep-alive); one `serve_request` per request."""
+    """One connection's HTTP/1.1 loop (keep-alive); one `serve_request` per request.
+
+    Every read has a deadline from the server's ServingSettings: the first
+    request's head must arrive within `read_header_timeout` of the connection,
+    a later one's first byte within `idle_timeout` of the previous answer and
+    its head within `read_header_timeout` of that byte, a body within
+    `read_body_timeout`. A deadline that passes closes the connection.
+    """
 
     protocol_version = "HTTP/1.1"
     server_version = "minikcm-apiserver"
     sys_version = ""
-    timeout = IDLE_TIMEOUT_SECONDS
     server: HTTPSServer
+    rfile: RequestReader
+    requests_started = 0
+
+    def setup(self) -> None:
+        """The connection's streams: reads through a RequestReader with deadlines, writes bounded by write_timeout."""
+        super().setup()
+        self.connection.settimeout(self.server.settings.write_timeout)
+        self.rfile.close()  # the plain stream setup() made: it holds a reference that keeps the socket open
+        self.rfile = RequestReader(DeadlineSocketReader(self.connection, self.server.io_clock), self.rbufsize
+                                   if self.rbufsize > 0 else io.DEFAULT_BUFFER_SIZE)
+
+    def handle_one_request(self) -> None:
+        """Set the head's deadline and byte budget, then read and serve one request (BaseHTTPRequestHandler)."""
+        settings = self.server.settings
+        if self.requests_started == 0:
+            self.rfile.raw.expect(settings.read_header_timeout)
+        else:
+            self.rfile.raw.expect(settings.read_header_timeout, first_byte_within=settings.idle_timeout)
+        self.requests_started += 1
+        self.rfile.head_budget = settings.max_header_bytes
+        try:
+            super().handle_one_request()
+        except http.client.LineTooLong:  # the request line alone spent the budget (parse_headers catches its own)
+            self.requestline = self.request_version = self.command = ""
+            self.send_error(431, "Request Header Fields Too Large")
+        finally:
+            self.rfile.head_budget = None
 
     def do_GET(self) -> None:
         self.serve_request()
@@ -314,29 +522,39 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def read_body(self) -> bytes:
-        """The request body, refusing more than the server's limit.
+        """The request body, refusing more than the server's limit; it must arrive within read_body_timeout.
 
         Raises:
-            StatusError: 413 RequestEntityTooLarge, 400 for a malformed length or chunking.
+            StatusError: 413 RequestEntityTooLarge, 400 for a malformed length or chunking,
+                501 for a Transfer-Encoding other than one `chunked`.
+            TimeoutError: the body did not arrive in time (the connection is dropped).
         """
-        limit = self.server.max_body
-        if (self.headers.get("Transfer-Encoding") or "").lower() == "chunked":
-            return self.read_chunked(limit)
-        raw = self.headers.get("Content-Length")
-        if raw is None:
-            return b""
+        settings = self.server.settings
+        limit = settings.max_request_body_bytes
+        self.rfile.raw.expect(settings.read_body_timeout)
         try:
-            length = int(raw)
-        except ValueError:
-            length = -1
-        if length < 0:
-            raise errors.new_bad_request(f"invalid Content-Length {raw!r}")
-        if length > limit:
-            raise errors.new_request_entity_too_large_error(f"limit is {limit}")
-        body = self.rfile.read(length)
-        if len(body) != length:
-            raise errors.new_bad_request("the request body ended early")
-        return body
+            encodings = self.headers.get_all("Transfer-Encoding") or []
+            if encodings:
+                if len(encodings) != 1 or encodings[0].strip(" \t").lower() != "chunked":
+                    raise unsupported_transfer_encoding(", ".join(encodings))
+                return self.read_chunked(limit)
+            raw = self.headers.get("Content-Length")
+            if raw is None:
+                return b""
+            length = parse_content_length(raw)
+            if length > limit:
+                raise errors.new_request_entity_too_large_error(f"limit is {limit}")
+            body = self.rfile.read(length)
+            if len(body) != length:
+                raise errors.new_bad_request("the request body ended early")
+            return body
+        finally:
+            self.end_reading()
+
+    def end_reading(self) -> None:
+        """Back to writing: no read deadline, and the socket's timeout bounds each write."""
+        self.rfile.raw.expect(None)
+        self.connection.settimeout(self.server.settings.write_timeout)
 
     def discard_input(self) -> None:
         """Read and drop what the client is still sending (bounded), before the connection closes.
@@ -346,8 +564,11 @@ class RequestHandler(BaseHTTPRequestHandler):
         does the same "lingering close").
         """
         try:
-            self.connection.settimeout(DISCARD_TIMEOUT_SECONDS)
-            length = int(self.headers.get("Content-Length") or -1)
+            self.rfile.raw.expect(self.server.settings.discard_timeout)
+            try:
+                length = parse_content_length(self.headers.get("Content-Length") or "")
+            except errors.StatusError:
+                length = -1
             if 0 <= length <= DISCARD_LIMIT_BYTES:
                 self.rfile.read(length)
                 return
@@ -359,31 +580,40 @@ class RequestHandler(BaseHTTPRequestHandler):
                 left -= len(data)
         except (OSError, ValueError):
             return  # the client stopped sending or left: either way, done
+        finally:
+            self.rfile.raw.expect(None)
 
     def read_chunked(self, limit: int) -> bytes:
+        """Port of chunkedReader.Read (net/http/internal/chunked.go), in small: the chunks of a body, joined.
+
+        Raises:
+            StatusError: 400 for a malformed chunk (size, ending), 413 past `limit`.
+        """
         parts: list[bytes] = []
         total = 0
+        trailers = 0
         while True:
-            line = self.rfile.readline(1024)
-            try:
-                size = int(line.split(b";", 1)[0].strip(), 16)
-            except ValueError:
-                raise errors.new_bad_request("malformed chunked request body") from None
+            size = parse_chunk_size(self.rfile.readline(CHUNK_LINE_LIMIT))
             if size == 0:
-                while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
-                    pass  # trailers are ignored
+                while self.rfile.readline(CHUNK_LINE_LIMIT) not in (b"\r\n", b"\n", b""):
+                    trailers += 1  # trailers are ignored, but not without end
+                    if trailers > MAX_TRAILERS:
+                        raise errors.new_bad_request("malformed chunked request body: too many trailers")
                 return b"".join(parts)
             total += size
             if total > limit:
                 raise errors.new_request_entity_too_large_error(f"limit is {limit}")
-            parts.append(self.rfile.read(size))
-            self.rfile.readline(8)
+            part = self.rfile.read(size)
+            if len(part) != size or self.rfile.readline(3) not in (b"\r\n", b"\n"):
+                raise errors.new_bad_request("malformed chunked request body: a chunk ended early")
+            parts.append(part)
 
     # -- writing ---------------------------------------------------------------------------
 
     def write(self, response: Response) -> None:
         """Send a complete response; a client that vanished meanwhile only ends the connection."""
         try:
+            self.end_reading()
             self.send_response(response.code)
             self.send_header("Content-Type", response.content_type)
             self.send_header("Content-Length", str(len(response.body)))
@@ -425,6 +655,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         chan = stream.watcher.result_chan()
         started = srv.clock.now()
         try:
+            self.end_reading()
             self.send_response(200)
             self.send_header("Content-Type", stream.content_type)
             self.send_header("Transfer-Encoding", "chunked")
@@ -574,7 +805,8 @@ def wait_ready(host: str, port: int, token: str, context: ssl.SSLContext, clock:
 def serve(api: APIServer, *, port: int = 0, bind_address: str = "127.0.0.1",
           allow_non_loopback: bool = False, kubeconfig_path: str | Path | None = None,
           data_dir: str | Path | None = None, token: str | None = None,
-          clock: Clock | None = None, ready_timeout: float = 10.0) -> ServerHandle:
+          clock: Clock | None = None, ready_timeout: float = 10.0,
+          settings: ServingSettings | None = None) -> ServerHandle:
     """Start the HTTPS front for `api` in a background thread (`apiserver/http`).
 
     Certificates and the token are kept in `<data_dir>/pki/` when a data
@@ -584,7 +816,8 @@ def serve(api: APIServer, *, port: int = 0, bind_address: str = "127.0.0.1",
     directory) and is written
     only after the server answered a real HTTPS request. `port=0` picks a free
     port. The caller owns `api` and its step loop (`api.run`): bookmarks and
-    server-side watch timeouts come from there.
+    server-side watch timeouts come from there. `settings` holds the limits
+    and timeouts (default: kube-apiserver's).
 
     Raises:
         BindRefused: a non-loopback `bind_address` without `allow_non_loopback`.
@@ -603,7 +836,7 @@ def serve(api: APIServer, *, port: int = 0, bind_address: str = "127.0.0.1",
         extra = [h for h in (bind, client_host) if h not in ("0.0.0.0", "::")]
         certs = tls.ensure_certs(state, extra)
         rest = RESTHandler(api)
-        server = HTTPSServer((bind, port), rest, tls.server_ssl_context(certs), token, clock)
+        server = HTTPSServer((bind, port), rest, tls.server_ssl_context(certs), token, clock, settings)
     except BaseException:
         if owned is not None:
             shutil.rmtree(owned, ignore_errors=True)

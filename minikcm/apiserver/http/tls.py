@@ -53,6 +53,14 @@ def _write_private(path: Path, data: bytes) -> None:
     os.chmod(path, 0o600)
 
 
+def _write_public(path: Path, data: bytes) -> None:
+    """A certificate: readable by all, writable only by the owner (0644), whatever the umask."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.chmod(path, 0o644)
+
+
 def _new_key() -> ec.EllipticCurvePrivateKey:
     return ec.generate_private_key(ec.SECP256R1())
 
@@ -159,11 +167,15 @@ def ensure_certs(directory: Path, extra_hosts: list[str] | tuple[str, ...] = (),
     """Make (or reuse) the CA and a serving certificate for the default hosts plus `extra_hosts`."""
     now = now or datetime.now(timezone.utc)
     directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(directory, 0o700)  # it holds private keys: a kept directory with a wider mode is narrowed
+    for key_file in ("ca.key", "apiserver.key"):
+        if (directory / key_file).exists():
+            os.chmod(directory / key_file, 0o600)
     hosts = list(dict.fromkeys([*DEFAULT_HOSTS, *extra_hosts]))
     loaded = _load_ca(directory, now)
     if loaded is None:
         ca, ca_key = new_ca(now)
-        (directory / "ca.crt").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+        _write_public(directory / "ca.crt", ca.public_bytes(serialization.Encoding.PEM))
         _write_private(directory / "ca.key", _key_pem(ca_key))
         for stale in ("apiserver.crt", "apiserver.key"):
             (directory / stale).unlink(missing_ok=True)
@@ -172,7 +184,7 @@ def ensure_certs(directory: Path, extra_hosts: list[str] | tuple[str, ...] = (),
     if not _serving_cert_ok(directory, ca, hosts, now):
         cert, key = new_serving_cert(ca, ca_key, hosts, now)
         _write_private(directory / "apiserver.key", _key_pem(key))
-        (directory / "apiserver.crt").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        _write_public(directory / "apiserver.crt", cert.public_bytes(serialization.Encoding.PEM))
     return Certs(directory, directory / "ca.crt", directory / "apiserver.crt", directory / "apiserver.key",
                  (directory / "ca.crt").read_bytes())
 

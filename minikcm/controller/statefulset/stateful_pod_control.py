@@ -9,10 +9,9 @@ exactly the claims the policy says to delete. Every write goes through a
 `StatefulPodControlObjectManager` (client writes, lister reads), which tests
 replace; every outcome becomes an event on the set.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/statefulset/stateful_pod_control.go
-(read at a stored upstream copy from the 1.32 layout (claim-ownership checks through
-isClaimOwnerUpToDate, the ConflictingController event); the pinned commits hold no copy.
-The StatefulSetAutoDeletePVC gate is GA and gone in 1.36, so its branches run always.)
+Reconstructed from a copy of the 1.32 layout (claim-ownership checks through
+isClaimOwnerUpToDate, the ConflictingController event). The
+StatefulSetAutoDeletePVC gate is GA and gone in 1.36, so its branches run always.
 
 Start reading at: StatefulPodControl.create_stateful_pod, then update_stateful_pod,
 then update_pod_claim_for_retention_policy.

@@ -8,20 +8,19 @@ pods that no longer match or are not named like members), then hand set and
 pods to the control (stateful_set_control.update_stateful_set), which does
 the actual work.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/statefulset/stateful_set.go
-(read at a stored upstream copy of the 1.31 layout (ctx-first, typed work queue, the
-minReadySeconds requeue in updatePod) and the copy vendored by kubeops/petset@034ea02e;
-the pinned commits hold no copy. The 1.36 consistency store
+Reconstructed from a copy of the 1.31 layout (ctx-first, typed work queue,
+the minReadySeconds requeue in updatePod). The 1.36 consistency store
 (StaleControllerConsistencyStatefulSet, PR #137254) is wired as the ReplicaSet
-controller's is; that wiring is reconstructed, not read.)
+controller's is; that wiring is reconstructed from the PR.
 
 Start reading at: StatefulSetController.sync, then sync_stateful_set, then
 stateful_set_control.DefaultStatefulSetControl.update_stateful_set.
 
 Not ported: contextual logging, the metrics registration.
 Differs from Go:
-- The clock and the deterministic flag are injected (Go: the real clock and
-  goroutines); `steps()` is the deterministic twin of `run()`.
+- The clock is injected (Go: the real clock) and chooses the run mode once:
+  on a driven clock (`clock.driven`) the driver calls `steps()`, the twin of
+  `run()`, whose worker threads loop over the same `process_next_work_item`.
 - `sync` raises instead of returning an error; process_next_work_item is the
   one catch-all.
 - The consistency store: `sync` refuses (ConsistencyError, retried) while the
@@ -103,8 +102,8 @@ def new_stateful_set_controller(pod_informer: ResourceInformer[PodLister],
                                 set_informer: ResourceInformer[StatefulSetLister],
                                 pvc_informer: ResourceInformer[PersistentVolumeClaimLister],
                                 rev_informer: ResourceInformer[ControllerRevisionLister],
-                                kube_client: Interface, *, clock: Clock | None = None,
-                                deterministic: bool | None = None) -> StatefulSetController:
+                                kube_client: Interface, *,
+                                clock: Clock | None = None) -> StatefulSetController:
     """Port of NewStatefulSetController: the controller, its control stack and its handlers.
 
     Builds the event recorder, the consistency store over the pod, claim and
@@ -113,12 +112,11 @@ def new_stateful_set_controller(pod_informer: ResourceInformer[PodLister],
     index), registers the pod and set handlers and points the listers at
     the informers' caches.
 
-    Differs from Go: `clock` and `deterministic` default to the informer factory's.
+    Differs from Go: `clock` defaults to the informer factory's.
     """
     factory = set_informer.factory
     clock = clock if clock is not None else factory.clock
-    deterministic = factory.is_deterministic() if deterministic is None else deterministic
-    event_broadcaster = new_broadcaster(clock=clock, deterministic=deterministic)
+    event_broadcaster = new_broadcaster(clock=clock)
     recorder = event_broadcaster.new_recorder(None, V1EventSource(component="statefulset-controller"))
 
     consistency_store: ConsistencyStore
@@ -138,13 +136,13 @@ def new_stateful_set_controller(pod_informer: ResourceInformer[PodLister],
                                  consistency_store),
         new_real_stateful_set_status_updater(kube_client, set_informer.lister(), consistency_store),
         history.new_history(kube_client, rev_informer.lister(), rev_informer.informer().get_indexer()),
-        deterministic=deterministic,
+        inline=clock.driven,
     )
     queue = new_rate_limiting_queue_with_config(
         default_controller_rate_limiter(clock),
-        RateLimitingQueueConfig(name=QUEUE_NAME, clock=clock, deterministic=deterministic))
+        RateLimitingQueueConfig(name=QUEUE_NAME, clock=clock))
     ssc = StatefulSetController(kube_client, control, RealPodControl(kube_client=kube_client, recorder=recorder),
-                                queue, event_broadcaster, consistency_store, clock, deterministic)
+                                queue, event_broadcaster, consistency_store, clock)
     ssc.pvc_lister_synced = pvc_informer.informer().has_synced
     ssc.rev_lister_synced = rev_informer.informer().has_synced
 
@@ -166,7 +164,7 @@ class StatefulSetController:
 
     def __init__(self, kube_client: Interface, control: StatefulSetControlInterface,
                  pod_control: PodControlInterface, queue: RateLimitingType, event_broadcaster: EventBroadcasterImpl,
-                 consistency_store: ConsistencyStore, clock: Clock, deterministic: bool) -> None:
+                 consistency_store: ConsistencyStore, clock: Clock) -> None:
         self.kube_client = kube_client
         self.control = control
         """The sync logic (tests swap in a fake)."""
@@ -183,7 +181,6 @@ class StatefulSetController:
         self.event_broadcaster = event_broadcaster
         self.consistency_store = consistency_store
         self.clock = clock
-        self.deterministic = deterministic
         self.events_started = False  # the event pipeline was started by run() or steps()
 
     def __repr__(self) -> str:
@@ -197,7 +194,7 @@ class StatefulSetController:
         Waits for the pod, set, claim and revision caches, starts threads
         named `statefulset/worker-<n>` (each runs `worker` again every second
         until `stop`), and blocks until `stop` is set.
-        Threaded mode only: in deterministic runs the driver runs `steps()`.
+        Threaded mode only: on a driven clock the driver runs `steps()`.
         """
         self.start_event_recording()
         log.info("Starting stateful set controller")
@@ -220,7 +217,7 @@ class StatefulSetController:
             self.event_broadcaster.shutdown()
 
     def steps(self) -> list[Step]:
-        """No upstream twin: the deterministic twin of `run`.
+        """No upstream twin: the driven-clock twin of `run`.
 
         `statefulset/worker` (one process_next_work_item, ready when a key is
         queued), the queue's waiting step, and the event broadcaster's step.
@@ -228,7 +225,7 @@ class StatefulSetController:
         self.start_event_recording()
         out = [Step(f"{QUEUE_NAME}/worker", self.worker_ready, self.process_next_work_item)]
         out += self.queue.steps()
-        if self.event_broadcaster.deterministic:
+        if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
             out += self.event_broadcaster.steps()
         return out
 

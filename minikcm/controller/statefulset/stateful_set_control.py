@@ -21,13 +21,14 @@ deleted only after N+1 is gone. With Parallel the same work runs for all pods
 at once (slow_start_batch) without waiting. The status is written at the end
 of each sync, and old revisions beyond revisionHistoryLimit are deleted.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/statefulset/stateful_set_control.go
-(read at a stored upstream copy of the 1.30 layout (processReplica / processCondemned /
-runForAll / updateStatefulSetAfterInvariantEstablished); the pinned commits hold no copy.
-The later changes are reconstructed from upstream material about them: the `now`
-argument, isUnavailable and the revision-equality cache from v1.36.2 excerpts; the
-semantic revision comparison from PR #135017 (StatefulSetSemanticRevisionComparison);
-StatefulSetAutoDeletePVC is GA, so its branches run always.)
+Reconstructed from a copy of the 1.30 layout (processReplica /
+processCondemned / runForAll / updateStatefulSetAfterInvariantEstablished)
+and upstream material about the later changes: the `now` argument,
+isUnavailable and the revision-equality cache from v1.36.2 excerpts; the
+semantic revision comparison from PR #135017
+(StatefulSetSemanticRevisionComparison). StatefulSetAutoDeletePVC is GA, so
+its branches run always. updateStatefulSet's two isUnavailable checks and
+truncateHistory were checked against a copy from after the 1.36 release.
 
 Start reading at: DefaultStatefulSetControl.update_stateful_set_internal, then
 process_replica, process_condemned and get_stateful_set_revisions.
@@ -50,7 +51,9 @@ Differs from Go:
   revisions found. update_stateful_set raises the aggregate, as Go returns it.
 - process_replica, process_condemned and run_for_all return "stop here" and
   raise errors (Go: (bool, error)).
-- slow_start_batch runs its calls inline, in order, in deterministic mode.
+- slow_start_batch, run_for_all and the control take `inline` (no Go twin;
+  the controller passes `inline=clock.driven`): the calls run on the caller's
+  thread, in order, instead of in a wait.Group's threads.
 - The revision-equality cache is a small LRU (k8s.io/utils/lru) of positive answers.
 - The consistency store is held by the pod control and the status updater
   (see stateful_pod_control), not by this struct.
@@ -93,7 +96,6 @@ from minikcm.controller.statefulset.stateful_set_utils import (
     inconsistent_status,
     is_created,
     is_failed,
-    is_healthy,
     is_pending,
     is_running_and_available,
     is_running_and_ready,
@@ -137,14 +139,14 @@ class StatefulSetControlInterface(Protocol):
 def new_default_stateful_set_control(pod_control: StatefulPodControl,
                                      status_updater: StatefulSetStatusUpdaterInterface,
                                      controller_history: history.Interface, *,
-                                     deterministic: bool | None = None) -> DefaultStatefulSetControl:
+                                     inline: bool = False) -> DefaultStatefulSetControl:
     """Port of NewDefaultStatefulSetControl: the control over the given pod control, status updater and history.
 
-    `deterministic` (no upstream twin; None follows wait.DETERMINISTIC) makes
+    `inline` (no upstream twin; the controller passes `clock.driven`) makes
     Parallel mode run its pod operations inline instead of in threads.
     """
     return DefaultStatefulSetControl(pod_control, status_updater, controller_history,
-                                     LRUCache(MAX_REVISION_EQUALITY_CACHE_ENTRIES), deterministic)
+                                     LRUCache(MAX_REVISION_EQUALITY_CACHE_ENTRIES), inline=inline)
 
 
 class LRUCache:
@@ -266,7 +268,7 @@ def update_status(status: V1StatefulSetStatus, min_ready_seconds: int, current_r
 
 
 def slow_start_batch(initial_batch_size: int, remaining: int, fn: Callable[[int], bool], *,
-                     deterministic: bool | None = None) -> tuple[int, Exception | None]:
+                     inline: bool = False) -> tuple[int, Exception | None]:
     """Port of slowStartBatch (stateful_set_control.go): call fn(0), fn(1), ... in growing batches.
 
     Batches of 1, 2, 4, ... (at most MAX_BATCH_SIZE) run concurrently; after a
@@ -275,6 +277,7 @@ def slow_start_batch(initial_batch_size: int, remaining: int, fn: Callable[[int]
     fails -> batches [0], [1, 2], [3..6] run (7 successes), 7..9 never do.
 
     Returns: (successes, Aggregate of the batch's errors or None).
+    Differs from Go: `inline` runs a batch's calls on the caller's thread, in order.
     """
     successes = 0
     j = 0
@@ -290,7 +293,7 @@ def slow_start_batch(initial_batch_size: int, remaining: int, fn: Callable[[int]
                 with errs_lock:
                     errs.append(err)
 
-        group = wait.Group(deterministic=deterministic, name="statefulset/slow-start-batch")  # Go: WaitGroup
+        group = wait.Group(inline=inline, name="statefulset/slow-start-batch")  # Go: WaitGroup
         for _ in range(batch_size):
             group.start(functools.partial(call, j))
             j += 1
@@ -304,7 +307,7 @@ def slow_start_batch(initial_batch_size: int, remaining: int, fn: Callable[[int]
 
 
 def run_for_all(pods: list[V1Pod], fn: Callable[[int], bool], monotonic: bool, *,
-                deterministic: bool | None = None) -> bool:
+                inline: bool = False) -> bool:
     """Port of runForAll: apply fn to every index; True means "stop this sync here".
 
     Monotonic: one after another, stopping at the first that says stop (or
@@ -312,13 +315,14 @@ def run_for_all(pods: list[V1Pod], fn: Callable[[int], bool], monotonic: bool, *
     on errors.
 
     Raises: fn's error (monotonic) or the batch's Aggregate (parallel).
+    Differs from Go: `inline` is passed on to slow_start_batch.
     """
     if monotonic:
         for i in range(len(pods)):
             if fn(i):
                 return True
         return False
-    _, err = slow_start_batch(1, len(pods), fn, deterministic=deterministic)
+    _, err = slow_start_batch(1, len(pods), fn, inline=inline)
     if err is not None:
         raise err
     return False
@@ -328,14 +332,14 @@ class DefaultStatefulSetControl:
     """Port of defaultStatefulSetControl: the StatefulSet semantics (see the module docstring)."""
 
     def __init__(self, pod_control: StatefulPodControl, status_updater: StatefulSetStatusUpdaterInterface,
-                 controller_history: history.Interface, revision_equality_cache: LRUCache,
-                 deterministic: bool | None = None) -> None:
+                 controller_history: history.Interface, revision_equality_cache: LRUCache, *,
+                 inline: bool = False) -> None:
         self.pod_control = pod_control
         self.status_updater = status_updater
         self.controller_history = controller_history
         self.revision_equality_cache = revision_equality_cache
-        self.deterministic = deterministic
-        """No upstream twin: Parallel mode's pod operations run inline when true."""
+        self.inline = inline
+        """No upstream twin: Parallel mode's pod operations run inline when true (a driven clock's world)."""
 
     def __repr__(self) -> str:
         return f"<DefaultStatefulSetControl {self.controller_history!r}>"
@@ -421,13 +425,17 @@ class DefaultStatefulSetControl:
         Live revisions (current, update, and any pod's) never count and are
         never deleted. Example: limit 2, revisions 1..6 with 5 current and 6
         update -> dead 1..4, the two oldest (1, 2) are deleted.
-        `revisions` must be sorted.
+        A negative limit (upstream validation now refuses one, but older objects
+        and seeded ones may carry it) truncates nothing at all, as upstream has
+        done since it stopped panicking on such sets (PR 129301): without that
+        check the slice bound would reach past the dead list. A missing limit
+        counts as the API default, 10. `revisions` must be sorted.
         """
         live = {r.metadata.name for r in (current, update) if r is not None}
         live |= {get_pod_revision(pod) for pod in pods}
         dead = [r for r in revisions if r.metadata.name not in live]
         limit = set_.spec.revision_history_limit if set_.spec.revision_history_limit is not None else 10
-        if len(dead) <= limit:
+        if limit < 0 or len(dead) <= limit:
             return
         for revision in dead[:len(dead) - limit]:
             self.controller_history.delete_controller_revision(revision)
@@ -519,8 +527,11 @@ class DefaultStatefulSetControl:
         """Port of processCondemned: delete condemned pod `condemned[i]`; True means stop this sync.
 
         OrderedReady waits while the pod is terminating, and refuses to delete
-        an unhealthy pod unless it is the first unhealthy one (deleting it is
-        the only way forward then). One deletion per sync in OrderedReady.
+        a pod that is not ready, or not yet available for minReadySeconds,
+        unless it is the first unavailable pod of the sync (Go names the
+        parameter firstUnhealthyPod; the caller passes its firstUnavailablePod,
+        see is_unavailable): deleting that one is the only way forward then.
+        One deletion per sync in OrderedReady.
         """
         pod = condemned[i]
         if is_terminating(pod):
@@ -583,13 +594,15 @@ class DefaultStatefulSetControl:
         members: list[V1Pod] = [p for p in replicas if p is not None]
         sort_pods_by(DescendingOrdinal(condemned))
 
-        # The first unhealthy pod: the lowest member, else the lowest condemned one.
-        unhealthy = [p for p in members if not is_healthy(p)] + [p for p in reversed(condemned) if not is_healthy(p)]
-        first_unhealthy_pod = unhealthy[0] if unhealthy else None
-        if unhealthy:
-            log.debug("StatefulSet has unhealthy Pods statefulSet=%s/%s unhealthyReplicas=%d pod=%s",
-                      set_.metadata.namespace, set_.metadata.name, len(unhealthy),
-                      first_unhealthy_pod.metadata.name if first_unhealthy_pod else None)
+        # The first unavailable pod (not available for minReadySeconds, or terminating): the lowest
+        # member, else the lowest condemned one.
+        unavailable = ([p for p in members if is_unavailable(p, min_ready, now)]
+                       + [p for p in reversed(condemned) if is_unavailable(p, min_ready, now)])
+        first_unavailable_pod = unavailable[0] if unavailable else None
+        if unavailable:
+            log.debug("StatefulSet has unavailable Pods statefulSet=%s/%s unavailableReplicas=%d pod=%s",
+                      set_.metadata.namespace, set_.metadata.name, len(unavailable),
+                      first_unavailable_pod.metadata.name if first_unavailable_pod else None)
 
         if set_.metadata.deletion_timestamp is not None:
             return status, None  # a set being deleted only reports its status
@@ -609,14 +622,14 @@ class DefaultStatefulSetControl:
             return False
 
         def process_condemned_fn(i: int) -> bool:
-            return self.process_condemned(set_, first_unhealthy_pod, monotonic, condemned, i, now)
+            return self.process_condemned(set_, first_unavailable_pod, monotonic, condemned, i, now)
 
         # Members first, then the condemned pods' claims, then the condemned pods, in that order;
         # in OrderedReady each phase may stop the sync at its first waiting pod.
         for pod_list, fn in ((members, process_replica_fn), (condemned, fix_pod_claim),
                              (condemned, process_condemned_fn)):
             try:
-                if run_for_all(pod_list, fn, monotonic, deterministic=self.deterministic):
+                if run_for_all(pod_list, fn, monotonic, inline=self.inline):
                     return finish(None)
             except Exception as err:
                 return finish(err)
@@ -642,7 +655,7 @@ class DefaultStatefulSetControl:
                         return status, err
                 status.current_replicas = (status.current_replicas or 0) - 1
                 return status, None
-            if not is_healthy(pod):
+            if is_unavailable(pod, min_ready, now):
                 log.debug("StatefulSet is waiting for Pod to update statefulSet=%s pod=%s",
                           set_.metadata.name, pod.metadata.name)
                 return status, None

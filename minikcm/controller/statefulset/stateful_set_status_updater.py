@@ -6,10 +6,9 @@ copy from the cache; in 1.36 every successful write is also recorded in the
 consistency store, so the next sync of the set waits until the informer
 has seen it.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/statefulset/stateful_set_status_updater.go
-(read at kubernetes/kubernetes@02cfba545d9f19d0111498985f2f8007fa940de1 (pre-1.36);
-the 1.36 consistency-store argument follows the 1.36 stateful_set_status_updater_test.go
-stored in the index (TestStatefulSetStatusUpdaterConsistencyStore); the pinned commits hold no copy.)
+The 1.36 consistency-store argument is reconstructed from the 1.36
+stateful_set_status_updater_test.go (TestStatefulSetStatusUpdaterConsistencyStore)
+on top of a pre-1.36 copy.
 
 Start reading at: RealStatefulSetStatusUpdater.update_stateful_set_status.
 

@@ -7,12 +7,10 @@ Everything here is a pure function of a set and its pods (plus the claims'
 owner references for the retention policy), so stateful_set_control and
 stateful_pod_control read as decisions, not bookkeeping.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/statefulset/stateful_set_utils.go
-(read at a stored upstream copy with the 1.32 claim-ownership helpers and
-getStartOrdinal without its gate, and, for the surroundings, at the copy vendored
-by kubeops/petset@034ea02e (1.29/1.30); the pinned commits hold no copy. The 1.35
-changes (the `now` argument of is_running_and_available, is_unavailable) are
-reconstructed from upstream's 1.35 patches.)
+Reconstructed from copies older than the pin (the 1.32 claim-ownership
+helpers, getStartOrdinal without its gate); the 1.35 changes (the `now`
+argument of is_running_and_available, is_unavailable) follow upstream's 1.35
+patches.
 
 Start reading at: new_versioned_stateful_set_pod, then get_patch and apply_revision,
 then is_claim_owner_up_to_date.

@@ -47,7 +47,7 @@ from minikcm.apimachinery import errors
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.field import Aggregate
 from minikcm.apimachinery.meta import label_selector_as_selector
-from minikcm.client import new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller.history.controller_history import new_fake_history
 from minikcm.controller.statefulset.stateful_pod_control import new_stateful_pod_control_from_manager
@@ -378,14 +378,14 @@ class FakeStatefulSetStatusUpdater:
 def setup_controller(*sets: V1StatefulSet) -> tuple[FakeObjectManager, FakeStatefulSetStatusUpdater,
                                                      DefaultStatefulSetControl]:
     """Upstream's setupController: the control over the fakes; informers never started, `sets` seeded."""
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     factory = new_shared_informer_factory_with_options(new_simple_clientset(clock=clock), 0, clock=clock,
-                                                       rng=random.Random(1), deterministic=True)
+                                                       rng=random.Random(1))
     om = FakeObjectManager(factory)
     spc = new_stateful_pod_control_from_manager(om, NoopRecorder())
     ssu = FakeStatefulSetStatusUpdater(om.sets_indexer)
     ssc = new_default_stateful_set_control(spc, ssu, new_fake_history(factory.apps().v1().controller_revisions()),
-                                           deterministic=True)
+                                           inline=clock.driven)
     for set_ in sets:
         om.sets_indexer.update(deep_copy(set_))
     return om, ssu, ssc

@@ -24,7 +24,7 @@ from minikcm.apimachinery import errors
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.meta import new_controller_ref
 from minikcm.apimachinery.schema import GroupResource
-from minikcm.client import new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
 from minikcm.clock import EPOCH
 from minikcm.controller.statefulset.stateful_pod_control import new_stateful_pod_control
 from minikcm.controller.statefulset.stateful_set_utils import (

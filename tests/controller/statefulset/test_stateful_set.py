@@ -22,7 +22,8 @@ from minikcm.apimachinery import labels
 from minikcm.apimachinery.convert import deep_copy, to_wire
 from minikcm.apimachinery.meta import get_controller_of, label_selector_as_selector
 from minikcm.apiserver.server import APIServer
-from minikcm.client import InProcessClientset, new_simple_clientset
+from minikcm.client import InProcessClientset
+from minikcm.client.fake import new_simple_clientset
 from minikcm.clock import EPOCH, FakeClock, RealClock
 from minikcm.controller.controller_utils import key_func
 from minikcm.controller.history.controller_history import new_controller_revision, new_fake_history
@@ -57,10 +58,9 @@ class Fixture:
     """Upstream's newFakeStatefulSetController."""
 
     def __init__(self, *objects: Any) -> None:
-        clock = FakeClock(EPOCH)
+        clock = FakeClock(EPOCH, driven=True)
         self.client = new_simple_clientset(*objects, clock=clock)
-        factory = new_shared_informer_factory_with_options(self.client, 0, clock=clock, rng=random.Random(1),
-                                                           deterministic=True)
+        factory = new_shared_informer_factory_with_options(self.client, 0, clock=clock, rng=random.Random(1))
         self.om = FakeObjectManager(factory)
         self.spc = new_stateful_pod_control_from_manager(self.om, NoopRecorder())
         ssu = FakeStatefulSetStatusUpdater(self.om.sets_indexer)
@@ -69,7 +69,7 @@ class Fixture:
             factory.core().v1().persistent_volume_claims(), factory.apps().v1().controller_revisions(), self.client)
         self.ssh = new_fake_history(factory.apps().v1().controller_revisions())
         self.ssc.pod_lister_synced = self.ssc.set_lister_synced = lambda: True
-        self.ssc.control = new_default_stateful_set_control(self.spc, ssu, self.ssh, deterministic=True)
+        self.ssc.control = new_default_stateful_set_control(self.spc, ssu, self.ssh, inline=clock.driven)
 
     def fake_worker(self) -> None:
         """Upstream's fakeWorker: one key, synced; its error is dropped, as upstream drops it."""
@@ -599,7 +599,7 @@ def test_threaded_run_creates_parallel_pods_and_stops():
     """Ours: run() with real threads over the embedded API server creates a Parallel set's pods, then stops."""
     clock = RealClock()
     client = InProcessClientset(APIServer(clock=clock, rng=random.Random(1)))
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, deterministic=False)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock)
     ssc = new_stateful_set_controller(
         factory.core().v1().pods(), factory.apps().v1().stateful_sets(),
         factory.core().v1().persistent_volume_claims(), factory.apps().v1().controller_revisions(), client)

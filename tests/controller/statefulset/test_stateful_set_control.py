@@ -20,6 +20,7 @@ from kubernetes.client import (
     V1ControllerRevision,
     V1ObjectMeta,
     V1EnvVar,
+    V1Pod,
     V1RollingUpdateStatefulSetStrategy,
     V1StatefulSetOrdinals,
     V1StatefulSetUpdateStrategy,
@@ -40,6 +41,7 @@ from minikcm.controller.statefulset.stateful_set_utils import (
     ORDERED_READY_POD_MANAGEMENT,
     PARALLEL_POD_MANAGEMENT,
     ROLLING_UPDATE_STRATEGY,
+    STATEFUL_SET_REVISION_LABEL,
     apply_revision,
     get_ordinal,
     get_persistent_volume_claims,
@@ -759,7 +761,7 @@ def test_slow_start_batch_stops_after_a_failing_batch():
             raise RuntimeError("boom")
         return False
 
-    successes, err = slow_start_batch(1, 10, fn, deterministic=True)
+    successes, err = slow_start_batch(1, 10, fn, inline=True)
     assert (successes, calls) == (6, [0, 1, 2, 3, 4, 5, 6]) and isinstance(err, Aggregate)
 
 
@@ -793,3 +795,127 @@ def test_env_change_makes_a_new_revision():
     a = new_revision(set_, 1, 0)
     set_.spec.template.spec.containers[0].env = [V1EnvVar(name="x", value="1")]
     assert not history.equal_revision(a, new_revision(set_, 1, 0))
+
+
+# --- availability (minReadySeconds) in the pod walk: isUnavailable -----------------------------------------
+# The pinned upstream test file is not stored; these tables follow updateStatefulSet as read at
+# 008b3652 (see the module docstring of stateful_set_control), in the style of TestStatefulSetAvailability.
+
+LONG_AGO = timedelta(hours=1)
+
+ROLLING_WAIT_CASES = [
+    pytest.param(PARALLEL_POD_MANAGEMENT, 30, timedelta(seconds=10), False,
+                 id="parallel: updated pod ready 10s of 30, the next pod waits"),
+    pytest.param(PARALLEL_POD_MANAGEMENT, 30, timedelta(seconds=60), True,
+                 id="parallel: updated pod available, the next pod goes"),
+    pytest.param(PARALLEL_POD_MANAGEMENT, 0, timedelta(0), True,
+                 id="parallel: no minReadySeconds, ready is enough"),
+    pytest.param(ORDERED_READY_POD_MANAGEMENT, 30, timedelta(seconds=10), False,
+                 id="ordered: updated pod ready 10s of 30, the next pod waits"),
+    pytest.param(ORDERED_READY_POD_MANAGEMENT, 30, timedelta(seconds=60), True,
+                 id="ordered: updated pod available, the next pod goes"),
+]
+
+
+@pytest.mark.parametrize("policy_type, min_ready, ready_for, next_deleted", ROLLING_WAIT_CASES)
+def test_rolling_update_waits_for_the_updated_pod_to_be_available(policy_type, min_ready, ready_for,
+                                                                   next_deleted):
+    """updateStatefulSet's rolling update (gate off) waits while the updated pod is unavailable.
+
+    Pod 2 is replaced first; pod 1 may go only once the new pod 2 has been
+    ready for minReadySeconds, in Parallel as in OrderedReady.
+    """
+    set_ = new_stateful_set(3)
+    set_.spec.pod_management_policy = policy_type
+    om, _, ssc = setup_controller(set_)
+    set_ = scale_up_stateful_set_control(set_, ssc, om, assert_burst_invariants)
+    set_ = set_min_ready_seconds(set_, min_ready)
+    for ordinal in range(3):
+        om.set_pod_available(set_, ordinal, NOW - LONG_AGO)
+    set_.spec.template.spec.containers[0].image = "foo"
+    ssc.update_stateful_set(set_, om.pods_of(set_), NOW)
+    assert _names(om.pods_of(set_)) == ["foo-0", "foo-1"]  # the highest outdated pod went
+    set_ = get_set(om, set_)
+    ssc.update_stateful_set(set_, om.pods_of(set_), NOW)  # pod 2 comes back at the update revision
+    om.set_pod_running(set_, 2)
+    pods = om.set_pod_available(set_, 2, NOW - ready_for)
+    ssc.update_stateful_set(get_set(om, set_), pods, NOW)
+    want = ["foo-0", "foo-2"] if next_deleted else ["foo-0", "foo-1", "foo-2"]
+    assert _names(om.pods_of(set_)) == want
+
+
+CONDEMNED_AVAILABILITY_CASES = [
+    pytest.param({2: timedelta(seconds=10)}, ["foo-0", "foo-1"],
+                 id="condemned pod 2 ready but not available is the first unavailable pod and goes"),
+    pytest.param({1: timedelta(seconds=10)}, ["foo-0", "foo-1"],
+                 id="condemned pod 1 not available, available pod 2 goes first"),
+    pytest.param({}, ["foo-0", "foo-1"], id="all available, pod 2 goes"),
+    pytest.param({0: timedelta(seconds=10)}, ["foo-0", "foo-1", "foo-2"],
+                 id="member 0 not available, nothing goes"),
+]
+
+
+@pytest.mark.parametrize("ready_for, remaining", CONDEMNED_AVAILABILITY_CASES)
+def test_ordered_scale_down_picks_the_first_unavailable_pod(ready_for, remaining):
+    """OrderedReady scale-down: the first unavailable pod (isUnavailable) is the one allowed to go.
+
+    A condemned pod that is ready but not yet available for minReadySeconds is
+    unavailable, so it is the first unavailable pod and is deleted rather than
+    waited for.
+    """
+    set_ = new_stateful_set(3)
+    om, _, ssc = setup_controller(set_)
+    set_ = scale_up_stateful_set_control(set_, ssc, om, assert_monotonic_invariants)
+    set_ = set_min_ready_seconds(set_, 30)
+    for ordinal in range(3):
+        om.set_pod_available(set_, ordinal, NOW - ready_for.get(ordinal, LONG_AGO))
+    set_.spec.replicas = 1
+    ssc.update_stateful_set(set_, om.pods_of(set_), NOW)
+    assert _names(om.pods_of(set_)) == remaining
+
+
+# --- truncateHistory with a negative revisionHistoryLimit (upstream PR 129301) ------------------------------
+
+TRUNCATE_CASES = [
+    pytest.param(-1, [], id="negative limit keeps everything"),
+    pytest.param(-10, [], id="limit far below zero keeps everything"),
+    pytest.param(0, [1, 3, 4], id="limit 0 deletes every dead revision"),
+    pytest.param(1, [1, 3], id="limit 1 keeps the newest dead revision"),
+    pytest.param(3, [], id="limit equal to the dead count deletes nothing"),
+    pytest.param(None, [], id="no limit means the default of 10"),
+]
+
+
+@pytest.mark.parametrize("limit, deleted", TRUNCATE_CASES)
+def test_truncate_history(limit, deleted):
+    """Port of truncateHistory's rule: live revisions never go; a negative limit truncates nothing.
+
+    Revisions 1..6; 5 is current, 6 the update revision, a pod still runs 2,
+    so 1, 3 and 4 are the dead history.
+    """
+    set_ = new_stateful_set(3)
+    _, _, ssc = setup_controller()
+    for number in range(1, 7):
+        set_.spec.template.spec.containers[0].image = f"image-{number}"
+        ssc.controller_history.create_controller_revision(set_, new_revision(set_, number, 0), 0)
+    revisions = ssc.list_revisions(set_)
+    history.sort_controller_revisions(revisions)
+    by_number = {r.revision: r for r in revisions}
+    pod = V1Pod(metadata=V1ObjectMeta(name="foo-0", labels={STATEFUL_SET_REVISION_LABEL:
+                                                             by_number[2].metadata.name}))
+    set_.spec.revision_history_limit = limit
+    ssc.truncate_history(set_, [pod], revisions, by_number[5], by_number[6])
+    kept = sorted(r.revision for r in ssc.list_revisions(set_))
+    assert kept == [n for n in range(1, 7) if n not in deleted]
+
+
+def test_negative_revision_history_limit_keeps_every_revision_through_updates():
+    """A set seeded with revisionHistoryLimit -1 rolls out updates without losing any revision."""
+    set_ = new_stateful_set(3)
+    set_.spec.revision_history_limit = -1
+    om, _, ssc = setup_controller(set_)
+    set_ = scale_up_stateful_set_control(set_, ssc, om, assert_monotonic_invariants)
+    for i in range(3):
+        set_.spec.template.spec.containers[0].image = f"foo-{i}"
+        set_ = update_stateful_set_control(set_, ssc, om, assert_update_invariants)
+    assert len(ssc.list_revisions(set_)) == 4

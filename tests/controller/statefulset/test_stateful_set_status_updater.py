@@ -13,7 +13,7 @@ from kubernetes.client import V1StatefulSetStatus
 from minikcm.apimachinery import errors
 from minikcm.apimachinery.schema import GroupResource
 from minikcm.apimachinery.types import NamespacedName
-from minikcm.client import new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
 from minikcm.controller.statefulset.stateful_set_status_updater import new_real_stateful_set_status_updater
 from minikcm.controller.util.consistency import ConsistencyError, new_consistency_store
 from minikcm.informers.listers import new_stateful_set_lister

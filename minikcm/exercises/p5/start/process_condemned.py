@@ -39,8 +39,11 @@ def process_condemned(self: DefaultStatefulSetControl, set_: V1StatefulSet, firs
     """Port of processCondemned: delete condemned pod `condemned[i]`; True means stop this sync.
 
     OrderedReady waits while the pod is terminating, and refuses to delete
-    an unhealthy pod unless it is the first unhealthy one (deleting it is
-    the only way forward then). One deletion per sync in OrderedReady.
+    a pod that is not ready, or not yet available for minReadySeconds,
+    unless it is the first unavailable pod of the sync (Go names the
+    parameter firstUnhealthyPod; the caller passes its firstUnavailablePod,
+    see is_unavailable): deleting that one is the only way forward then.
+    One deletion per sync in OrderedReady.
     """
     # Hints:
     # - Terminating already: in OrderedReady (monotonic) wait for it to go (True);
