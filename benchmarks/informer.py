@@ -77,7 +77,7 @@ def new_pipeline(clock: Any, n: int) -> tuple[SharedIndexInformerImpl, watch.Fak
 
 def pipeline_deterministic(events: list[watch.Event]) -> float:
     """Seconds from the first event pushed to the last handler call, under the driver."""
-    clock = FakeClock()
+    clock = FakeClock(driven=True)
     informer, fw, counter = new_pipeline(clock, len(events))
     driver = Driver(clock, informer.steps(), trace_steps=False)
     driver.run_until(informer.has_synced)

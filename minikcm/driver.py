@@ -89,6 +89,11 @@ class Driver:
     trace_steps: bool = True                       # record each step run, not only `record` calls
     observers: list[Callable[[Driver], None]] = field(default_factory=list)  # called after each step
 
+    def __post_init__(self) -> None:
+        if not getattr(self.clock, "driven", False):
+            raise ValueError(f"Driver needs a driven clock (FakeClock(..., driven=True)), got {self.clock!r}: "
+                             "components built on any other clock start their own threads")
+
     # -- building the schedule -------------------------------------------------------
     def add(self, *steps: Step) -> None:
         """Append steps to the schedule; they run from the next round on."""

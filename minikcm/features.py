@@ -7,10 +7,9 @@ maturity (alpha off, beta usually on, GA on and often locked). Controllers ask
 `utilfeature.DefaultFeatureGate.Enabled(features.X)`; tests flip a gate for one
 test with `set_feature_gate_during_test`.
 
-Upstream: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/features/kube_features.go
-and https://github.com/kubernetes/kubernetes/blob/v1.36.3/staging/src/k8s.io/client-go/features/known_features.go
-(defaults as listed in shared/reference/upstream-map.md, section A.4, read in
-kube_features.go at kubernetes/kubernetes@008b3652959c, entries up to 1.36).
+The defaults are those of pkg/features/kube_features.go and client-go's
+features/known_features.go, as listed in shared/reference/upstream-map.md,
+section A.4 (entries up to 1.36).
 
 Start reading at: FeatureGate.enabled, then DEFAULT_FEATURE_GATE.
 
@@ -141,8 +140,8 @@ DEFAULT_FEATURE_SPECS: dict[str, FeatureSpec] = {
     STORAGE_VERSION_API: FeatureSpec(False, ALPHA),
     VOLUME_ATTRIBUTES_CLASS: FeatureSpec(True, GA, lock_to_default=True),
 }
-"""The 1.36 state of every gate minikcm reads (shared/reference/upstream-map.md, A.4; the
-descriptor gates as read in kube_features.go at kubernetes/kubernetes@008b3652959c)."""
+"""The 1.36 state of every gate minikcm reads (shared/reference/upstream-map.md, A.4, and
+the gates the controller descriptors name, from kube_features.go)."""
 
 
 class FeatureGate:

@@ -50,7 +50,6 @@ waiting forever.
 from __future__ import annotations
 
 import csv
-import importlib
 import logging
 import os
 import shlex
@@ -72,15 +71,13 @@ from minikcm.client.rest import RESTClientset
 from minikcm.clock import RealClock, Seconds
 from minikcm.cmd import controller_manager
 from minikcm.cmd.controller_manager import (
+    PORTED_CONTROLLERS,
     controller_aliases,
     controllers_disabled_by_default,
     is_controller_enabled,
     known_controllers,
-    names,
 )
-from minikcm.cmd.controller_manager.apps import DEPLOYMENT_MODULE, REPLICA_SET_MODULE, STATEFUL_SET_MODULE
 from minikcm.cmd.controller_manager.config import CompletedConfig
-from minikcm.cmd.controller_manager.core import GARBAGE_COLLECTOR_MODULE
 from minikcm.cmd.options import KubeControllerManagerOptions, new_kube_controller_manager_options
 from minikcm.informers import new_shared_informer_factory_with_options
 from minikcm.sim.kubelet import KubeletConfig, new_kubelet
@@ -107,54 +104,34 @@ STOP_POLL_SECONDS: Seconds = 0.5
 IDENTITY_FILE = "controller-manager-identity"
 """In the data directory: the lease holder identity, kept across restarts."""
 
-PORTED_CONTROLLER_MODULES: dict[str, tuple[str, str]] = {
-    names.DEPLOYMENT_CONTROLLER: (DEPLOYMENT_MODULE, "new_deployment_controller"),
-    names.GARBAGE_COLLECTOR_CONTROLLER: (GARBAGE_COLLECTOR_MODULE, "new_garbage_collector"),
-    names.REPLICA_SET_CONTROLLER: (REPLICA_SET_MODULE, "new_replica_set_controller"),
-    names.STATEFUL_SET_CONTROLLER: (STATEFUL_SET_MODULE, "new_stateful_set_controller"),
-}
-"""Each ported controller: the module and function its descriptor's constructor imports."""
-
-
 class UpConfigError(ValueError):
     """The options cannot make a cluster (bad --controllers, an unknown client, ...)."""
 
 
 @dataclass
 class ControllerReport:
-    """Which of the ported controllers this process will run, and why the others not."""
+    """Which of the ported controllers this process will run, and which --controllers leaves off."""
 
     running: list[str] = field(default_factory=list)
-    """Enabled by --controllers and importable: built once this process leads."""
-    missing: dict[str, str] = field(default_factory=dict)
-    """Enabled but not buildable in this checkout: name -> reason (the import error)."""
+    """Enabled by --controllers: built once this process leads."""
     disabled: list[str] = field(default_factory=list)
     """Left off by --controllers."""
 
 
 def check_ported_controllers(controllers: list[str]) -> ControllerReport:
-    """Sort the ported controllers by whether `controllers` enables them and whether they import.
+    """Sort the ported controllers by whether `controllers` enables them.
 
-    The descriptors import their controller package only when the process
-    starts leading, and build_controllers then logs the missing ones among
-    some thirty controllers minikcm never ports. Checking the four ported ones
-    here lets the banner say at once which of them run.
+    build_controllers logs the enabled ones among some thirty controllers
+    minikcm does not port; checking the four ported ones here lets the banner
+    say at once which of them run.
     """
     disabled_by_default = set(controllers_disabled_by_default())
     report = ControllerReport()
-    for name, (module_name, function) in sorted(PORTED_CONTROLLER_MODULES.items()):
-        if not is_controller_enabled(name, disabled_by_default, controllers):
+    for name in PORTED_CONTROLLERS:
+        if is_controller_enabled(name, disabled_by_default, controllers):
+            report.running.append(name)
+        else:
             report.disabled.append(name)
-            continue
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as err:
-            report.missing[name] = f"not yet ported: {module_name} cannot be imported ({err})"
-            continue
-        if not hasattr(module, function):
-            report.missing[name] = f"not yet ported: {module_name} has no {function}"
-            continue
-        report.running.append(name)
     return report
 
 
@@ -178,8 +155,10 @@ def stable_identity(data_dir: str | Path | None) -> str | None:
         saved = ""
     if not saved:
         saved = str(uuid.uuid4())
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(saved + "\n", encoding="utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # data-dir files are owner-only
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(saved + "\n")
     return f"{socket.gethostname()}_{saved}"
 
 
@@ -279,13 +258,12 @@ class Up:
         """The simulated kubelet and volume binder, on one informer factory over the in-process client."""
         assert self.api is not None
         client = InProcessClientset(self.api)
-        factory = new_shared_informer_factory_with_options(client, 0, clock=self.clock, deterministic=False)
+        factory = new_shared_informer_factory_with_options(client, 0, clock=self.clock)  # real clock: threads
         self.sim_factory = factory
-        kubelet = new_kubelet(client, factory.core().v1().pods(), config=self.kubelet_config, clock=self.clock,
-                              deterministic=False)
+        kubelet = new_kubelet(client, factory.core().v1().pods(), config=self.kubelet_config, clock=self.clock)
         binder = new_volume_binder(client, factory.core().v1().persistent_volume_claims(),
                                    config=VolumeBinderConfig(bind_delay=self.volume_bind_delay),
-                                   clock=self.clock, deterministic=False)
+                                   clock=self.clock)
         factory.start(self.sim_stop)
         self.start_thread("kubelet", kubelet.run, self.sim_stop)
         self.start_thread("volume-binder", binder.run, self.sim_stop)
@@ -299,13 +277,11 @@ class Up:
             self.cm_client = InProcessClientset(self.api)
         try:
             c = options.config(known_controllers(), controllers_disabled_by_default(), controller_aliases(),
-                               client=self.cm_client, clock=self.clock, deterministic=False)
+                               client=self.cm_client, clock=self.clock)
         except Aggregate as err:  # validated already; only the client part is new here
             raise UpConfigError("\n".join(str(e) for e in err.errors())) from err
         c.controller_shutdown_timeout = CONTROLLER_SHUTDOWN_TIMEOUT
         self.report = check_ported_controllers(c.component_config.generic.controllers)
-        for name, reason in sorted(self.report.missing.items()):
-            log.warning("controller %s will not run: %s", name, reason)
         self.identity = stable_identity(self.data_dir)
         self.start_thread("controller-manager", self.run_controller_manager, c.complete())
 
@@ -391,8 +367,6 @@ def print_banner(up: Up, out: TextIO) -> None:
     print(f"export KUBECONFIG={shlex.quote(path)}", file=out)
     print(f"controller manager: leader election on kube-system/kube-controller-manager, "
           f"controllers: {', '.join(report.running) or 'none'} ({up.controller_client} client)", file=out)
-    for name, reason in sorted(report.missing.items()):
-        print(f"  not running {name}: {reason}", file=out)
     k = up.kubelet_config
     print(f"simulated kubelet: {k.nodes} nodes, pods Running after {k.start_delay:g}s and Ready "
           f"{k.ready_delay:g}s later; volume binder: claims Bound after {up.volume_bind_delay:g}s", file=out)

@@ -1,4 +1,4 @@
-"""Shared fixtures for the whole suite: a fake clock and a seeded RNG."""
+"""Shared fixtures for the whole suite: a fake clock (plain or driven) and a seeded RNG."""
 
 from __future__ import annotations
 
@@ -15,5 +15,12 @@ def fake_clock() -> FakeClock:
 
 
 @pytest.fixture
+def driven_clock() -> FakeClock:
+    """A fake clock a Driver moves: what is built on it starts no threads."""
+    return FakeClock(EPOCH, driven=True)
+
+
+@pytest.fixture
 def rng() -> random.Random:
     return random.Random(7)
+

@@ -40,19 +40,19 @@ class Countdown:
         self.log.append(("refill", 2))
 
 
-def test_run_until_idle_jumps_the_clock_to_the_next_wakeup(fake_clock):
-    c = Countdown(fake_clock, 2)
-    d = Driver(fake_clock, c.steps())
+def test_run_until_idle_jumps_the_clock_to_the_next_wakeup(driven_clock):
+    c = Countdown(driven_clock, 2)
+    d = Driver(driven_clock, c.steps())
     d.run_until_idle()
     assert c.log == [("tick", 1), ("tick", 0), ("refill", 2), ("tick", 1), ("tick", 0)]
-    assert fake_clock.now() == EPOCH + timedelta(seconds=10)
+    assert driven_clock.now() == EPOCH + timedelta(seconds=10)
 
 
 def test_trace_is_identical_across_runs():
     from minikcm.clock import FakeClock
 
     def one_run():
-        clock = FakeClock(EPOCH)
+        clock = FakeClock(EPOCH, driven=True)
         d = Driver(clock, Countdown(clock, 3).steps())
         d.run_until_idle()
         return d.trace_text()
@@ -61,54 +61,76 @@ def test_trace_is_identical_across_runs():
     assert "countdown/refill" in one_run()
 
 
-def test_run_for_stops_at_the_limit(fake_clock):
-    c = Countdown(fake_clock, 1)
-    d = Driver(fake_clock, c.steps())
+def test_run_for_stops_at_the_limit(driven_clock):
+    c = Countdown(driven_clock, 1)
+    d = Driver(driven_clock, c.steps())
     d.run_for(5)
-    assert fake_clock.now() == EPOCH + timedelta(seconds=5)
+    assert driven_clock.now() == EPOCH + timedelta(seconds=5)
     assert ("refill", 2) not in c.log
 
 
-def test_clock_waiters_count_as_wakeups(fake_clock):
-    timer = fake_clock.new_timer(3)
+def test_clock_waiters_count_as_wakeups(driven_clock):
+    timer = driven_clock.new_timer(3)
     seen = []
-    d = Driver(fake_clock, [Step("watch-timer", lambda: timer.fired() and not seen,
-                                 lambda: seen.append(fake_clock.now()))])
+    d = Driver(driven_clock, [Step("watch-timer", lambda: timer.fired() and not seen,
+                                 lambda: seen.append(driven_clock.now()))])
     d.run_until_idle()
-    assert fake_clock.now() == EPOCH + timedelta(seconds=3)
+    assert driven_clock.now() == EPOCH + timedelta(seconds=3)
     assert [e.step for e in d.trace] == ["watch-timer"]
 
 
-def test_a_step_that_never_idles_is_reported(fake_clock):
-    d = Driver(fake_clock, [Step("spinner", lambda: True, lambda: None)])
+def test_a_step_that_never_idles_is_reported(driven_clock):
+    d = Driver(driven_clock, [Step("spinner", lambda: True, lambda: None)])
     with pytest.raises(ScenarioDidNotSettle, match="spinner"):
         d.run_until_idle(max_rounds=50)
 
 
-def test_run_until_predicate(fake_clock):
-    c = Countdown(fake_clock, 5)
-    d = Driver(fake_clock, c.steps())
+def test_run_until_predicate(driven_clock):
+    c = Countdown(driven_clock, 5)
+    d = Driver(driven_clock, c.steps())
     assert d.run_until(lambda: c.n == 2)
     assert c.n == 2
 
 
-def test_record_and_json_lines(fake_clock):
-    d = Driver(fake_clock)
+def test_record_and_json_lines(driven_clock):
+    d = Driver(driven_clock)
     d.record("lease", "holder=a")
     line = d.trace_json_lines().strip()
     assert '"detail": "holder=a"' in line and '"step": "lease"' in line
 
 
-def test_a_stale_wakeup_does_not_end_run_for_early(fake_clock):
+def test_a_stale_wakeup_does_not_end_run_for_early(driven_clock):
     # A step reports a wakeup in the past but is not ready; run_for must still reach its end.
     later = []
     steps = [
         Step("stale", lambda: False, lambda: None, wakeup=lambda: EPOCH),
-        Step("later", lambda: fake_clock.now() >= EPOCH + timedelta(seconds=5) and not later,
-             lambda: later.append(fake_clock.now()),
+        Step("later", lambda: driven_clock.now() >= EPOCH + timedelta(seconds=5) and not later,
+             lambda: later.append(driven_clock.now()),
              wakeup=lambda: EPOCH + timedelta(seconds=5)),
     ]
-    fake_clock.step(1)
-    Driver(fake_clock, steps).run_for(10)
+    driven_clock.step(1)
+    Driver(driven_clock, steps).run_for(10)
     assert later == [EPOCH + timedelta(seconds=5)]
-    assert fake_clock.now() == EPOCH + timedelta(seconds=11)
+    assert driven_clock.now() == EPOCH + timedelta(seconds=11)
+
+
+UNDRIVEN_CLOCK_CASES = [
+    pytest.param("fake", id="plain-FakeClock"),
+    pytest.param("real", id="RealClock"),
+]
+
+
+@pytest.mark.parametrize("kind", UNDRIVEN_CLOCK_CASES)
+def test_driver_refuses_a_clock_that_is_not_driven(kind):
+    """Components read `clock.driven` once to decide threads or steps; a Driver must not drive a threaded world."""
+    from minikcm.clock import FakeClock, RealClock
+
+    clock = FakeClock(EPOCH) if kind == "fake" else RealClock()
+    with pytest.raises(ValueError, match="driven clock"):
+        Driver(clock)
+
+
+def test_driver_accepts_a_driven_clock():
+    from minikcm.clock import FakeClock
+
+    assert Driver(FakeClock(EPOCH, driven=True)).steps == []

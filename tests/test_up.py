@@ -13,13 +13,12 @@ from kubernetes.client import V1Deployment
 from minikcm.apimachinery.convert import from_wire
 from minikcm.cli import build_parser, cmd_up
 from minikcm.client import InProcessClientset
-from minikcm.cmd.controller_manager import names
+from minikcm.cmd.controller_manager import PORTED_CONTROLLERS, names
 from minikcm.sim.kubelet import KubeletConfig
 from minikcm.up import (
     CONTROLLER_CLIENTS,
     IDENTITY_FILE,
     IN_PROCESS,
-    PORTED_CONTROLLER_MODULES,
     REST,
     Up,
     check_ported_controllers,
@@ -29,7 +28,7 @@ from minikcm.up import (
 )
 
 FAST_KUBELET = KubeletConfig(start_delay=0.05, ready_delay=0.05, finish_deletion_immediately=True)
-ALL_PORTED = sorted(PORTED_CONTROLLER_MODULES)
+ALL_PORTED = sorted(PORTED_CONTROLLERS)
 
 PARSE_CONTROLLERS_CASES = [
     pytest.param("*", ["*"], id="star"),
@@ -57,19 +56,7 @@ CHECK_PORTED_CASES = [
 @pytest.mark.parametrize("controllers, running, disabled", CHECK_PORTED_CASES)
 def test_check_ported_controllers(controllers, running, disabled):
     report = check_ported_controllers(controllers)
-    assert (report.running, report.disabled, report.missing) == (running, disabled, {})
-
-
-def test_check_ported_controllers_reports_a_missing_package(monkeypatch):
-    monkeypatch.setitem(PORTED_CONTROLLER_MODULES, names.STATEFUL_SET_CONTROLLER,
-                        ("minikcm.controller.no_such_package", "new_stateful_set_controller"))
-    monkeypatch.setitem(PORTED_CONTROLLER_MODULES, names.DEPLOYMENT_CONTROLLER,
-                        ("minikcm.up", "no_such_function"))
-    report = check_ported_controllers(["*"])
-    assert sorted(report.missing) == [names.DEPLOYMENT_CONTROLLER, names.STATEFUL_SET_CONTROLLER]
-    assert "minikcm.controller.no_such_package cannot be imported" in report.missing[names.STATEFUL_SET_CONTROLLER]
-    assert "minikcm.up has no no_such_function" in report.missing[names.DEPLOYMENT_CONTROLLER]
-    assert report.running == [names.GARBAGE_COLLECTOR_CONTROLLER, names.REPLICA_SET_CONTROLLER]
+    assert (report.running, report.disabled) == (running, disabled)
 
 
 def test_stable_identity_is_kept_in_the_data_dir(tmp_path):

@@ -127,13 +127,13 @@ def new_process(server: APIServer, driver: Driver, clock: FakeClock, who: str) -
     options = new_kube_controller_manager_options()
     options.flags(known_controllers(), controllers_disabled_by_default(), controller_aliases()).parse_args(list(FLAGS))
     c = options.config(known_controllers(), controllers_disabled_by_default(), controller_aliases(),
-                       client=InProcessClientset(server), clock=clock, rng=rng, deterministic=True)
+                       client=InProcessClientset(server), clock=clock, rng=rng)
     return ControllerManager(c.complete(), driver, identity=who, clock=clock, rng=rng)
 
 
 def play() -> tuple[Driver, APIServer, StartupRun]:
     """The run described in the module docstring. Same code, same trace."""
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     server = APIServer(clock=clock, rng=random.Random(1))
     driver = Driver(clock)
     managers = {who: new_process(server, driver, clock, who) for who in PROCESSES}

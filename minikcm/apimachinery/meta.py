@@ -31,7 +31,7 @@ from kubernetes.client import (
     V1OwnerReference,
 )
 
-from minikcm.apimachinery import fields, labels
+from minikcm.apimachinery import fields, labels, selection
 from minikcm.apimachinery.convert import deep_copy, object_meta
 from minikcm.apimachinery.field import go_quote
 from minikcm.apimachinery.schema import GroupVersionKind
@@ -130,10 +130,10 @@ LABEL_SELECTOR_OP_DOES_NOT_EXIST = "DoesNotExist"
 
 # The matchExpressions operators and the selector operators they become.
 _LABEL_SELECTOR_OPS = {
-    LABEL_SELECTOR_OP_IN: labels.IN,
-    LABEL_SELECTOR_OP_NOT_IN: labels.NOT_IN,
-    LABEL_SELECTOR_OP_EXISTS: labels.EXISTS,
-    LABEL_SELECTOR_OP_DOES_NOT_EXIST: labels.DOES_NOT_EXIST,
+    LABEL_SELECTOR_OP_IN: selection.IN,
+    LABEL_SELECTOR_OP_NOT_IN: selection.NOT_IN,
+    LABEL_SELECTOR_OP_EXISTS: selection.EXISTS,
+    LABEL_SELECTOR_OP_DOES_NOT_EXIST: selection.DOES_NOT_EXIST,
 }
 _SELECTOR_TO_LABEL_SELECTOR_OPS = {v: k for k, v in _LABEL_SELECTOR_OPS.items()}
 
@@ -159,7 +159,7 @@ def label_selector_as_selector(ps: V1LabelSelector | None) -> labels.Selector:
         return labels.everything()
     requirements: list[labels.Requirement] = []
     for k in sorted(match_labels):  # Go: map order; we sort
-        requirements.append(labels.new_requirement(k, labels.EQUALS, [match_labels[k]]))
+        requirements.append(labels.new_requirement(k, selection.EQUALS, [match_labels[k]]))
     for expr in match_expressions:
         op = _LABEL_SELECTOR_OPS.get(expr.operator)
         if op is None:
@@ -215,13 +215,13 @@ def parse_to_label_selector(selector: str) -> V1LabelSelector:
     match_expressions: list[V1LabelSelectorRequirement] = []
     for req in reqs:
         operator = req.operator
-        if operator in (labels.EQUALS, labels.DOUBLE_EQUALS):
+        if operator in (selection.EQUALS, selection.DOUBLE_EQUALS):
             values = req.values()
             if len(values) != 1:
                 raise ValueError("equals operator must have exactly one value")
             match_labels[req.key] = next(iter(values))
             continue
-        if operator in (labels.GREATER_THAN, labels.LESS_THAN):
+        if operator in (selection.GREATER_THAN, selection.LESS_THAN):
             raise ValueError(f"{go_quote(operator)} isn't supported in label selectors")
         op = _SELECTOR_TO_LABEL_SELECTOR_OPS.get(operator)
         if op is None:

@@ -8,10 +8,6 @@ another controller are left alone. The ReplicaSet controller claims pods,
 the Deployment controller ReplicaSets, the StatefulSet controller pods and
 ControllerRevisions.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/controller_ref_manager.go
-(read at a stored modern copy with ctx-first methods, 22,014 bytes, whose size matches the
-Git LFS pointer of bonavadeur/bonano-kubernetes@c3b75ec; the pinned commits hold no copy).
-
 Start reading at: BaseControllerRefManager.claim_object, then
 PodControllerRefManager.adopt_pod and owner_ref_controller_patch.
 

@@ -7,11 +7,6 @@ controllers write pods and patch ReplicaSets (tests swap in FakePodControl);
 ActivePods / ActivePodsWithRanks decide which pods go first on scale-down;
 compute_hash names ReplicaSets after their pod template.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/controller_utils.go
-(read at kubernetes/kubernetes@fde22c3f9aacfd260225a9741de123a41157b7c0, a 1.36-era commit
-with the podController indexer, RealPodControl.OnWrite and FindMinNextPodAvailabilityCheck;
-the pinned commits 2e0908106e44 / 008b3652959c / 95f08499d652 hold no copy of this file).
-
 Start reading at: ControllerExpectations.satisfied_expectations, then
 RealPodControl.create_pods, then ActivePodsWithRanks.less.
 

@@ -27,8 +27,9 @@ Differs from Go:
   `WithCustomResyncConfig`, `WithTransform`) are keyword arguments of
   new_shared_informer_factory_with_options.
 - The factory also passes its clock and random source to every informer (no
-  upstream twin), and has a `deterministic` flag: when on, `start` starts
-  informers without threads and `steps()` hands their steps to the driver.
+  upstream twin). On a driven clock (`clock.driven`) `start` starts informers
+  without threads and `steps()` hands their steps to the driver; otherwise each
+  informer's `run` thread loops over the very same steps.
 - Go's map of informers is walked in a fixed order: by informer name
   (`apps/v1/deployments` before `v1/pods`).
 """
@@ -54,7 +55,7 @@ from kubernetes.client import (
     V1StatefulSet,
 )
 
-from minikcm.apimachinery import wait, watch
+from minikcm.apimachinery import watch
 from minikcm.apimachinery.meta import ListOptions
 from minikcm.clock import Clock, RealClock, Seconds
 from minikcm.client.interface import Interface
@@ -306,8 +307,7 @@ class SharedInformerFactory:
     def __init__(self, client: Interface, default_resync: Seconds, *, namespace: str = NAMESPACE_ALL,
                  tweak_list_options: TweakListOptionsFunc | None = None,
                  custom_resync: dict[type, Seconds] | None = None, transform: TransformFunc | None = None,
-                 clock: Clock | None = None, rng: random.Random | None = None,
-                 deterministic: bool | None = None) -> None:
+                 clock: Clock | None = None, rng: random.Random | None = None) -> None:
         self.client = client
         self.namespace = namespace
         self.tweak_list_options = tweak_list_options
@@ -323,24 +323,18 @@ class SharedInformerFactory:
         """No upstream twin: given to every informer."""
         self.rng = rng
         """No upstream twin: given to every informer (watch timeouts, backoff jitter)."""
-        self.deterministic = deterministic
-        """True: start without threads, for the driver; None follows wait.DETERMINISTIC."""
-        self.informer_steps: dict[type, list[Step]] = {}  # deterministic mode: the steps of started informers
+        self.informer_steps: dict[type, list[Step]] = {}  # driven clock: the steps of started informers
 
     def __repr__(self) -> str:
         names = sorted(informer.name for informer in self.informers.values())
         return f"<SharedInformerFactory informers={names} started={len(self.started_informers)}>"
 
-    def is_deterministic(self) -> bool:
-        """No upstream twin. Whether start runs informers as steps (the flag, else wait.DETERMINISTIC)."""
-        return wait.DETERMINISTIC if self.deterministic is None else self.deterministic
-
     def start(self, stop: threading.Event) -> None:
         """Port of sharedInformerFactory.Start (informers/factory.go): start every informer not started yet.
 
-        Threaded mode: each in a thread named `informer/<name>`, running until
-        `stop` is set. Deterministic mode: no thread; the informers' steps are
-        collected for `steps()`. Does nothing once shutdown has begun.
+        Each in a thread named `informer/<name>`, running until `stop` is set;
+        on a driven clock no thread: the informers' steps are collected for
+        `steps()`. Does nothing once shutdown has begun.
         """
         with self._lock:
             if self.shutting_down:
@@ -348,7 +342,7 @@ class SharedInformerFactory:
             for informer_type, informer in self.sorted_informers_locked():
                 if self.started_informers.get(informer_type):
                     continue
-                if self.is_deterministic():
+                if self.clock.driven:
                     self.informer_steps[informer_type] = informer.steps()
                 else:
                     thread = threading.Thread(name=f"informer/{informer.name}", target=informer.run,
@@ -364,7 +358,7 @@ class SharedInformerFactory:
     def steps(self) -> list[Step]:
         """No upstream twin. The steps of every started informer, informer by informer, sorted by name.
 
-        Deterministic mode: call after start(); call again (and add the new
+        Driven clock: call after start(); call again (and add the new
         steps to the driver) after a later start() started more informers.
         """
         with self._lock:
@@ -386,13 +380,13 @@ class SharedInformerFactory:
         """Port of sharedInformerFactory.WaitForCacheSync: wait for every started informer's first list.
 
         Returns, per object class, whether its informer has synced.
-        Blocks: until all have synced or `stop` is set (threaded mode). In
-        deterministic mode it does not wait (nothing else could run meanwhile):
-        it reports the state reached so far; run the driver first.
+        Blocks: until all have synced or `stop` is set. On a driven clock it
+        does not wait (nothing else could run meanwhile): it reports the state
+        reached so far; run the driver first.
         """
         with self._lock:
             informers = {t: i for t, i in self.sorted_informers_locked() if self.started_informers.get(t)}
-        if not self.is_deterministic():
+        if not self.clock.driven:
             wait_for(stop, "", *(informer.has_synced_checker() for informer in informers.values()))
         return {t: informer.has_synced() for t, informer in informers.items()}
 
@@ -442,15 +436,13 @@ def new_shared_informer_factory_with_options(
     client: Interface, default_resync: Seconds, *, namespace: str = NAMESPACE_ALL,
     tweak_list_options: TweakListOptionsFunc | None = None, custom_resync: dict[type, Seconds] | None = None,
     transform: TransformFunc | None = None, clock: Clock | None = None, rng: random.Random | None = None,
-    deterministic: bool | None = None,
 ) -> SharedInformerFactory:
     """Port of NewSharedInformerFactoryWithOptions (informers/factory.go).
 
     Keyword arguments replace Go's options: `namespace` (WithNamespace),
     `tweak_list_options` (WithTweakListOptions), `custom_resync` keyed by
-    model class (WithCustomResyncConfig), `transform` (WithTransform); `clock`,
-    `rng` and `deterministic` have no upstream twin.
+    model class (WithCustomResyncConfig), `transform` (WithTransform); `clock`
+    (whose `driven` mark chooses threads or steps) and `rng` have no upstream twin.
     """
     return SharedInformerFactory(client, default_resync, namespace=namespace, tweak_list_options=tweak_list_options,
-                                 custom_resync=custom_resync, transform=transform, clock=clock, rng=rng,
-                                 deterministic=deterministic)
+                                 custom_resync=custom_resync, transform=transform, clock=clock, rng=rng)

@@ -42,14 +42,13 @@ class KeyWorker:
     worker thread or the driver's.
     """
 
-    def __init__(self, name: str, what: str, sync: Callable[[str], None], clock: Clock,
-                 deterministic: bool) -> None:
+    def __init__(self, name: str, what: str, sync: Callable[[str], None], clock: Clock) -> None:
         self.name = name
         self.what = what
         self.sync = sync
         self.queue: RateLimitingType = new_rate_limiting_queue_with_config(
             default_controller_rate_limiter(clock),
-            RateLimitingQueueConfig(name=name, clock=clock, deterministic=deterministic))
+            RateLimitingQueueConfig(name=name, clock=clock))  # a driven clock: no waiting thread
 
     def __repr__(self) -> str:
         return f"<KeyWorker {self.name} queued={self.queue.len()}>"

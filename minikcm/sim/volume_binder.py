@@ -106,16 +106,15 @@ class VolumeBinder:
     """
 
     def __init__(self, client: Interface, claim_informer: ResourceInformer[PersistentVolumeClaimLister],
-                 clock: Clock, config: VolumeBinderConfig, deterministic: bool) -> None:
+                 clock: Clock, config: VolumeBinderConfig) -> None:
         self.client = client
         self.clock = clock
         self.config = config
-        self.deterministic = deterministic
         self.spec_update_refused = False
         """True once the API server refused `spec.volumeName` (then only annotations are written)."""
         self.records: dict[str, ClaimRecord] = {}
         """Claim key -> its record, while the claim exists."""
-        self.key_worker = KeyWorker("volume-binder", "claim", self.sync_claim, clock, deterministic)
+        self.key_worker = KeyWorker("volume-binder", "claim", self.sync_claim, clock)
         self.queue: RateLimitingType = self.key_worker.queue  # sync parks keys with add_after
         informer = claim_informer.informer()
         informer.add_event_handler(self.key_worker.handlers())
@@ -198,13 +197,12 @@ class VolumeBinder:
 
 
 def new_volume_binder(client: Interface, claim_informer: ResourceInformer[PersistentVolumeClaimLister], *,
-                      config: VolumeBinderConfig | None = None, clock: Clock | None = None,
-                      deterministic: bool | None = None) -> VolumeBinder:
+                      config: VolumeBinderConfig | None = None,
+                      clock: Clock | None = None) -> VolumeBinder:
     """A simulated volume binder over `claim_informer` (start the informer's factory too).
 
-    `clock` and `deterministic` default to the informer factory's.
+    `clock` (whose `driven` mark chooses steps or threads) defaults to the informer factory's.
     """
     factory = claim_informer.factory
     return VolumeBinder(client, claim_informer, clock if clock is not None else factory.clock,
-                        config or VolumeBinderConfig(),
-                        factory.is_deterministic() if deterministic is None else deterministic)
+                        config or VolumeBinderConfig())

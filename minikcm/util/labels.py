@@ -6,9 +6,6 @@ selector. The Deployment controller uses them to stamp the
 pod template, so that ReplicaSets of one Deployment never select each
 other's pods.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/util/labels/labels.go
-(read at a modern stored copy; the pinned commits hold no copy of this file).
-
 Start reading at: clone_selector_and_add_label.
 
 Not ported: nothing.

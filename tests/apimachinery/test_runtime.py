@@ -207,3 +207,4 @@ def test_must_and_get_caller():
         return inner()
 
     assert outer().endswith("test_must_and_get_caller.<locals>.outer")
+

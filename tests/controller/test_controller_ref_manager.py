@@ -21,7 +21,7 @@ from minikcm.apimachinery import errors, labels
 from minikcm.apimachinery.field import Aggregate
 from minikcm.apimachinery.meta import new_controller_ref
 from minikcm.apimachinery.schema import GroupResource, GroupVersionKind
-from minikcm.client import new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
 from minikcm.clock import EPOCH
 from minikcm.controller import controller_ref_manager as crm
 from minikcm.controller.controller_utils import FakePodControl, RealPodControl, RealRSControl

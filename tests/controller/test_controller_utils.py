@@ -31,7 +31,7 @@ from kubernetes.client import (
 from minikcm.apimachinery import errors
 from minikcm.apimachinery.meta import new_controller_ref
 from minikcm.apimachinery.schema import GroupVersionKind
-from minikcm.client import new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller import controller_utils as cu
 from minikcm.tools.cache.store import meta_namespace_key_func, new_indexer

@@ -326,7 +326,7 @@ def reconcile_old_replica_sets(self, all_rss, old_rss, new_rs, deployment):
 '''
 
 WRONG_SLOW_START_BATCH = '''
-def slow_start_batch(count, initial_batch_size, fn, *, deterministic=None):
+def slow_start_batch(count, initial_batch_size, fn, *, inline=False):
     # Wrong: does not stop at the first failed batch, so a broken template costs every create.
     remaining, successes, first_error = count, 0, None
     batch_size = min(remaining, initial_batch_size)

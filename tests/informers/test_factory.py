@@ -2,7 +2,7 @@
 
 client-go's factory_test.go has no test functions at v0.36.3; these are ours.
 The factory runs over the in-process clientset and the embedded API server,
-under the deterministic driver unless marked `threaded`.
+under the deterministic driver (a driven FakeClock) unless marked `threaded`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from minikcm.driver import Driver
 
 
 @pytest.fixture
-def server(fake_clock):
-    return APIServer(clock=fake_clock, rng=random.Random(1))
+def server(driven_clock):
+    return APIServer(clock=driven_clock, rng=random.Random(1))
 
 
 @pytest.fixture
@@ -42,9 +42,9 @@ def wire_pod(name: str, namespace: str = "default", labels_: dict | None = None)
             "spec": {"containers": [{"name": "c", "image": "nginx"}]}}
 
 
-def deterministic_factory(cs, fake_clock, **kwargs) -> SharedInformerFactory:
-    return new_shared_informer_factory_with_options(cs, 0, clock=fake_clock, rng=random.Random(2),
-                                                    deterministic=True, **kwargs)
+def deterministic_factory(cs, driven_clock, **kwargs) -> SharedInformerFactory:
+    assert driven_clock.driven
+    return new_shared_informer_factory_with_options(cs, 0, clock=driven_clock, rng=random.Random(2), **kwargs)
 
 
 def test_informer_for_shares_one_informer_per_model(cs):
@@ -91,9 +91,9 @@ def test_group_accessors_give_typed_listers(cs, group, kind, lister_class):
     assert lister.indexer is typed.informer().get_indexer()
 
 
-def test_deterministic_start_steps_and_listers(cs, fake_clock, server):
+def test_deterministic_start_steps_and_listers(cs, driven_clock, server):
     cs.core_v1().pods("default").create(wire_pod("a", labels_={"app": "web"}))
-    factory = deterministic_factory(cs, fake_clock)
+    factory = deterministic_factory(cs, driven_clock)
     pods = factory.core().v1().pods()
     deployments = factory.apps().v1().deployments()
     pods.informer(), deployments.informer()
@@ -103,7 +103,7 @@ def test_deterministic_start_steps_and_listers(cs, fake_clock, server):
     assert len(names) == 12
     assert factory.wait_for_cache_sync(threading.Event()) == {V1Deployment: False, V1Pod: False}
 
-    driver = Driver(fake_clock, factory.steps())
+    driver = Driver(driven_clock, factory.steps())
     driver.run_until_idle()
     assert factory.wait_for_cache_sync(threading.Event()) == {V1Deployment: True, V1Pod: True}
     assert [p.metadata.name for p in pods.lister().pods("default").list(labels.everything())] == ["a"]
@@ -112,8 +112,8 @@ def test_deterministic_start_steps_and_listers(cs, fake_clock, server):
     assert pods.lister().pods("default").get("b").metadata.name == "b"
 
 
-def test_start_is_idempotent_and_late_informers_start_later(cs, fake_clock):
-    factory = deterministic_factory(cs, fake_clock)
+def test_start_is_idempotent_and_late_informers_start_later(cs, driven_clock):
+    factory = deterministic_factory(cs, driven_clock)
     factory.core().v1().pods().informer()
     factory.start(threading.Event())
     first = factory.steps()
@@ -126,7 +126,7 @@ def test_start_is_idempotent_and_late_informers_start_later(cs, fake_clock):
     assert len(factory.steps()) == 2 * len(first)
 
 
-def test_namespace_and_tweak_list_options(cs, fake_clock, server):
+def test_namespace_and_tweak_list_options(cs, driven_clock, server):
     cs.core_v1().namespaces().create({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "other"}})
     cs.core_v1().pods("default").create(wire_pod("web-1", labels_={"app": "web"}))
     cs.core_v1().pods("default").create(wire_pod("db-1", labels_={"app": "db"}))
@@ -136,26 +136,26 @@ def test_namespace_and_tweak_list_options(cs, fake_clock, server):
         options.label_selector = "app=web"
 
     factory = new_filtered_shared_informer_factory(cs, 0, "default", only_web)
-    factory.clock, factory.rng, factory.deterministic = fake_clock, random.Random(3), True
+    factory.clock, factory.rng = driven_clock, random.Random(3)  # the driven clock: steps, no threads
     pods = factory.core().v1().pods()
     pods.informer()
     factory.start(threading.Event())
-    Driver(fake_clock, factory.steps()).run_until_idle()
+    Driver(driven_clock, factory.steps()).run_until_idle()
     assert [p.metadata.name for p in pods.lister().list(labels.everything())] == ["web-1"]
 
 
-def test_cluster_scoped_informer(cs, fake_clock, server):
-    factory = deterministic_factory(cs, fake_clock)
+def test_cluster_scoped_informer(cs, driven_clock, server):
+    factory = deterministic_factory(cs, driven_clock)
     namespaces = factory.core().v1().namespaces()
     namespaces.informer()
     factory.start(threading.Event())
-    Driver(fake_clock, factory.steps()).run_until_idle()
+    Driver(driven_clock, factory.steps()).run_until_idle()
     assert namespaces.lister().get("kube-system").metadata.name == "kube-system"
     assert isinstance(namespaces.lister().get("default"), V1Namespace)
 
 
-def test_start_after_shutdown_does_nothing(cs, fake_clock):
-    factory = deterministic_factory(cs, fake_clock)
+def test_start_after_shutdown_does_nothing(cs, driven_clock):
+    factory = deterministic_factory(cs, driven_clock)
     factory.core().v1().pods().informer()
     factory.shutdown()
     factory.start(threading.Event())
@@ -167,7 +167,7 @@ def test_threaded_start_wait_and_shutdown():
     server = APIServer()
     cs = InProcessClientset(server)
     cs.core_v1().pods("default").create(wire_pod("a"))
-    factory = new_shared_informer_factory_with_options(cs, 0, deterministic=False)
+    factory = new_shared_informer_factory_with_options(cs, 0)  # the real clock: threads
     pods = factory.core().v1().pods()
     pods.informer()
     factory.apps().v1().deployments().informer()

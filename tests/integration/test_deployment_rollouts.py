@@ -59,11 +59,11 @@ class Cluster:
     """The pieces of a rollout on one FakeClock, and views of the API server's state (the truth)."""
 
     def __init__(self, seed: int = 1, kubelet: KubeletConfig | None = None) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(seed))
         self.client = InProcessClientset(self.server)
         self.factory = new_shared_informer_factory_with_options(self.client, 0, clock=self.clock,
-                                                                rng=random.Random(seed + 1), deterministic=True)
+                                                                rng=random.Random(seed + 1))
         f = self.factory
         self.dc = new_deployment_controller(f.apps().v1().deployments(), f.apps().v1().replica_sets(),
                                             f.core().v1().pods(), self.client)

@@ -21,7 +21,8 @@ import pytest
 from minikcm.apimachinery import labels
 from minikcm.apimachinery.meta import DeleteOptions
 from minikcm.apiserver.server import APIServer
-from minikcm.client import Fake, InProcessClientset
+from minikcm.client import InProcessClientset
+from minikcm.client.testing import Fake
 from minikcm.clock import FakeClock
 from minikcm.informers import new_shared_informer_factory_with_options
 from minikcm.driver import Driver
@@ -139,12 +140,12 @@ def list_calls(fake: Fake) -> int:
 
 
 def test_informer_over_api_server_deterministic(caplog):
-    clock = FakeClock()
+    clock = FakeClock(driven=True)
     server = APIServer(clock=clock, rng=random.Random(1), history_window=HISTORY_WINDOW)
     fake = Fake()  # records the informer's calls; no reactors, so every call reaches the server
     cs = InProcessClientset(server)  # the test's own writes and reads
     factory = new_shared_informer_factory_with_options(InProcessClientset(server, fake=fake), 0, clock=clock,
-                                                       rng=random.Random(2), deterministic=True)
+                                                       rng=random.Random(2))
     pods = factory.core().v1().pods()
     tracker = StateTracker()
     pods.informer().add_event_handler(tracker)
@@ -192,11 +193,10 @@ def test_informer_over_api_server_deterministic(caplog):
 
 def test_informer_trace_repeats_with_the_same_seeds():
     def one_run() -> list[str]:
-        clock = FakeClock()
+        clock = FakeClock(driven=True)
         server = APIServer(clock=clock, rng=random.Random(1), history_window=HISTORY_WINDOW)
         cs = InProcessClientset(server)
-        factory = new_shared_informer_factory_with_options(cs, 0, clock=clock, rng=random.Random(2),
-                                                           deterministic=True)
+        factory = new_shared_informer_factory_with_options(cs, 0, clock=clock, rng=random.Random(2))
         pods = factory.core().v1().pods()
         pods.informer().add_event_handler(StateTracker())
         factory.start(threading.Event())
@@ -215,7 +215,7 @@ def test_informer_trace_repeats_with_the_same_seeds():
 def test_informer_over_api_server_threaded():
     server = APIServer(rng=random.Random(1), history_window=HISTORY_WINDOW)
     cs = InProcessClientset(server)
-    factory = new_shared_informer_factory_with_options(cs, 0, deterministic=False)
+    factory = new_shared_informer_factory_with_options(cs, 0)
     pods = factory.core().v1().pods()
     tracker = StateTracker()
     pods.informer().add_event_handler(tracker)

@@ -26,11 +26,11 @@ from minikcm.sim.kubelet import IMAGE_PULL_ERROR_ANNOTATION, KubeletConfig, new_
 
 class Cluster:
     def __init__(self, seed: int = 1, config: KubeletConfig | None = None) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(seed))
         self.client = InProcessClientset(self.server)
         self.factory = new_shared_informer_factory_with_options(
-            self.client, 0, clock=self.clock, rng=random.Random(seed), deterministic=True)
+            self.client, 0, clock=self.clock, rng=random.Random(seed))
         self.rsc = new_replica_set_controller(self.factory.apps().v1().replica_sets(),
                                               self.factory.core().v1().pods(), self.client, BURST_REPLICAS)
         self.kubelet = new_kubelet(self.client, self.factory.core().v1().pods(), config=config,

@@ -92,11 +92,11 @@ class Cluster:
     """The pieces on one FakeClock, views of the API server's state, and the invariant observer."""
 
     def __init__(self, seed: int = 1) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(seed))
         self.client = InProcessClientset(self.server)
         self.factory = new_shared_informer_factory_with_options(
-            self.client, 0, clock=self.clock, rng=random.Random(seed), deterministic=True)
+            self.client, 0, clock=self.clock, rng=random.Random(seed))
         f = self.factory
         self.ssc = new_stateful_set_controller(
             f.core().v1().pods(), f.apps().v1().stateful_sets(), f.core().v1().persistent_volume_claims(),

@@ -174,7 +174,7 @@ def test_sampler_records_changes_only_and_measurements_always():
 
 
 def test_pause_and_resume_keep_the_schedule_order():
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     steps = [Step(name, lambda: False, lambda: None) for name in ("a/1", "b/1", "a/2", "c/1")]
     driver = Driver(clock, list(steps))
     run = Run("toy", 1, clock, driver, lambda: None)

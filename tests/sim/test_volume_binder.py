@@ -42,11 +42,11 @@ class Cluster:
     """An API server, a deterministic claim informer and a volume binder, driven together."""
 
     def __init__(self, config: VolumeBinderConfig | None = None, seed: int = 1) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(seed))
         self.client = InProcessClientset(self.server)
         self.factory = new_shared_informer_factory_with_options(
-            self.client, 0, clock=self.clock, rng=random.Random(seed), deterministic=True)
+            self.client, 0, clock=self.clock, rng=random.Random(seed))
         self.binder: VolumeBinder = new_volume_binder(
             self.client, self.factory.core().v1().persistent_volume_claims(), config=config)
         self.factory.start(threading.Event())
@@ -140,7 +140,7 @@ def test_threaded_run_binds_a_claim():
     clock = RealClock()
     server = APIServer(clock=clock, rng=random.Random(1))
     client = InProcessClientset(server)
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, deterministic=False)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock)
     binder = new_volume_binder(client, factory.core().v1().persistent_volume_claims(),
                                config=VolumeBinderConfig(bind_delay=0.05))
     stop = threading.Event()

@@ -18,9 +18,7 @@ from kubernetes.client import (
     V1PodTemplateSpec,
 )
 
-from minikcm.tools import record
-from minikcm.tools.record import event
-from minikcm.tools.reference import ERR_NIL_OBJECT, get_partial_reference, get_reference
+from minikcm.tools.reference import get_partial_reference, get_reference
 
 TEST_POD = V1Pod(metadata=V1ObjectMeta(name="foo", namespace="baz", uid="bar"))
 
@@ -70,9 +68,3 @@ def test_get_reference_edge_cases():
         get_reference(None, V1ObjectMeta(name="no-kind"))
     with pytest.raises(TypeError):
         get_reference(None, 42)
-
-
-def test_record_keeps_the_old_import_paths():
-    assert event.get_reference is record.get_reference is get_reference
-    assert event.get_partial_reference is record.get_partial_reference is get_partial_reference
-    assert event.ERR_NIL_OBJECT == ERR_NIL_OBJECT

@@ -6,10 +6,6 @@ finding and updating pod conditions and container statuses, and walking a
 pod's containers. The ReplicaSet controller's status calculation, ActivePods
 ordering and the Deployment controller's availability checks all end here.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/api/v1/pod/util.go
-(read at a modern stored copy with ContainerIter and restart rules; the pinned
-commits 2e0908106e44 / 008b3652959c / 95f08499d652 hold no copy of this file).
-
 Start reading at: is_pod_ready, then is_pod_available.
 
 Not ported: VisitPodSecretNames and VisitPodConfigmapNames (and their helpers),

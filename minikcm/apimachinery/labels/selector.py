@@ -1,11 +1,11 @@
-"""Port of k8s.io/apimachinery/pkg/labels (labels.go, selector.go) and pkg/selection.
+"""Port of k8s.io/apimachinery/pkg/labels/selector.go.
 
 Label selectors are how controllers find what they own: a ReplicaSet's
 `spec.selector` becomes a `Selector` (via meta.label_selector_as_selector), and
 listers and the API server keep the objects whose labels it `matches`. This
-module has the label `Set`, the `Requirement` (one key, one operator, values),
-the selectors built from them, and the parser of the string form that kubectl's
-`-l` and the `labelSelector` query parameter use:
+module has the `Requirement` (one key, one operator, values), the selectors
+built from requirements, and the parser of the string form that kubectl's `-l`
+and the `labelSelector` query parameter use:
 
     x=a, y==b, z!=c        exact match / mismatch
     env in (prod,qa)       set membership; `notin` is the opposite
@@ -16,10 +16,9 @@ Start reading at: parse, then Parser.parse and Requirement.matches.
 
 Not ported: ValidatedSetSelector (a no-copy speed-up; selector_from_validated_set
 does the same job), Requirements.String (join `str(r)` with ", "), DeepCopy
-helpers beyond deep_copy_selector, klog verbosity-10 logging in Requirement.matches.
+helpers beyond deep_copy_selector (zz_generated.deepcopy.go), klog verbosity-10
+logging in Requirement.matches.
 Differs from Go:
-- `Labels` is any `Mapping[str, str]` (or None, read as no labels) rather than an
-  interface with Has/Get/Lookup; `Set` is a `dict` subclass that adds them.
 - Requirement is a frozen dataclass: Go's Key() and Operator() getters are the
   attributes `key` and `operator`; the values are the tuple `str_values`.
 - Errors are raised: `RequirementError` (a ValueError carrying the field errors
@@ -34,122 +33,28 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from minikcm.apimachinery import field, validation
 from minikcm.apimachinery.intstr import parse_int
+from minikcm.apimachinery.selection import (
+    DOES_NOT_EXIST,
+    DOUBLE_EQUALS,
+    EQUALS,
+    EXISTS,
+    GREATER_THAN,
+    IN,
+    LESS_THAN,
+    NOT_EQUALS,
+    NOT_IN,
+)
 
-# --- pkg/selection/operator.go ------------------------------------------------------
-
-DOES_NOT_EXIST = "!"
-EQUALS = "="
-DOUBLE_EQUALS = "=="
-IN = "in"
-NOT_EQUALS = "!="
-NOT_IN = "notin"
-EXISTS = "exists"
-GREATER_THAN = "gt"
-LESS_THAN = "lt"
+if TYPE_CHECKING:
+    from minikcm.apimachinery.labels.labels import Labels
 
 UNARY_OPERATORS = [EXISTS, DOES_NOT_EXIST]
 BINARY_OPERATORS = [IN, NOT_IN, EQUALS, DOUBLE_EQUALS, NOT_EQUALS, GREATER_THAN, LESS_THAN]
 VALID_REQUIREMENT_OPERATORS = BINARY_OPERATORS + UNARY_OPERATORS
-
-# --- labels.go ------------------------------------------------------------------------
-
-Labels = Mapping[str, str]
-"""Port of Labels (labels.go): anything that maps label keys to values."""
-
-
-class Set(dict[str, str]):
-    """Port of Set (labels.go): a map of label key to value.
-
-    A real `dict`; `get(label)` returns "" for a missing key (Go's zero value).
-    """
-
-    def __str__(self) -> str:
-        """Port of Set.String: sorted `k=v` pairs joined by ",", which parse reads back."""
-        return ",".join(sorted(f"{k}={v}" for k, v in self.items()))
-
-    def has(self, label: str) -> bool:
-        """Port of Set.Has."""
-        return label in self
-
-    def get(self, label: str, default: str = "") -> str:  # type: ignore[override]
-        """Port of Set.Get: the value, or "" when absent."""
-        return super().get(label, default)
-
-    def lookup(self, label: str) -> tuple[str, bool]:
-        """Port of Set.Lookup: (value, present)."""
-        if label in self:
-            return self[label], True
-        return "", False
-
-    def as_selector(self) -> Selector:
-        """Port of Set.AsSelector: no validation (the server rejects bad values)."""
-        return selector_from_set(self)
-
-    def as_validated_selector(self) -> Selector:
-        """Port of Set.AsValidatedSelector. Raises RequirementError for an invalid pair."""
-        return validated_selector_from_set(self)
-
-    def as_selector_pre_validated(self) -> Selector:
-        """Port of Set.AsSelectorPreValidated: trusts the set, copies it into requirements."""
-        return selector_from_validated_set(self)
-
-
-def format_labels(label_map: Mapping[str, str] | None) -> str:
-    """Port of FormatLabels (labels.go): `a=1,b=2`, or "<none>" for no labels."""
-    return str(Set(label_map or {})) or "<none>"
-
-
-def conflicts(labels1: Mapping[str, str], labels2: Mapping[str, str]) -> bool:
-    """Port of Conflicts (labels.go): True when some key is in both with different values."""
-    small, big = (labels2, labels1) if len(labels2) < len(labels1) else (labels1, labels2)
-    return any(k in big and big[k] != v for k, v in small.items())
-
-
-def merge(labels1: Mapping[str, str], labels2: Mapping[str, str]) -> Set:
-    """Port of Merge (labels.go): the union; on a shared key `labels2` wins."""
-    merged = Set(labels1)
-    merged.update(labels2)
-    return merged
-
-
-def equals(labels1: Mapping[str, str] | None, labels2: Mapping[str, str] | None) -> bool:
-    """Port of Equals (labels.go): same keys with same values (None equals empty)."""
-    return dict(labels1 or {}) == dict(labels2 or {})
-
-
-def convert_selector_to_labels_map(selector: str, path: field.Path | None = None) -> Set:
-    """Port of ConvertSelectorToLabelsMap (labels.go).
-
-    Reads the old `k=v,k2=v2` form (only single "=" terms, spaces trimmed) into
-    a Set, validating keys and values. `x`, `x!=y`, `x==y` and `x in (y)` are errors.
-
-    Raises:
-        ValueError: for a term that is not exactly one "=" split, or an invalid
-            key or value (RequirementError).
-    """
-    labels_map = Set()
-    if not selector:
-        return labels_map
-    for label in selector.split(","):
-        parts = label.split("=")
-        if len(parts) != 2:
-            raise ValueError(f"invalid selector: {_go_list(parts)}")
-        key = parts[0].strip()
-        _raise_if(validate_label_key(key, path))
-        value = parts[1].strip()
-        _raise_if(validate_label_value(key, value, path))
-        labels_map[key] = value
-    return labels_map
-
-
-def _go_list(items: list[str]) -> str:
-    # How Go's %s prints a []string: [a b c].
-    return "[" + " ".join(items) + "]"
-
 
 # --- errors ----------------------------------------------------------------------------
 
@@ -180,7 +85,7 @@ def _child(path: field.Path | None, name: str) -> field.Path:
     return field.new_path(name) if path is None else path.child(name)
 
 
-# --- selector.go: selectors -----------------------------------------------------------
+# --- selectors -------------------------------------------------------------------
 
 
 class Selector(Protocol):
@@ -464,7 +369,7 @@ def everything() -> Selector:
     return _SHARED_EVERYTHING_SELECTOR
 
 
-# --- selector.go: lexer ------------------------------------------------------------
+# --- lexer --------------------------------------------------------------------
 
 
 class Token(enum.IntEnum):
@@ -589,7 +494,7 @@ class Lexer:
         return self.scan_id_or_keyword()
 
 
-# --- selector.go: parser -------------------------------------------------------------
+# --- parser ---------------------------------------------------------------------
 
 KEY_AND_OPERATOR = 0
 """Port of the KeyAndOperator ParserContext: `in`/`notin` read as operators."""

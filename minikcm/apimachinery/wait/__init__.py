@@ -18,10 +18,12 @@ loop_condition_until (the loop behind poll_until), then Backoff.step and delay.
 Differs from Go: the module files carry a leading underscore because two of
 the package's functions share a name with a file (`delay` in backoff.go, `Poll`
 in poll.go). A submodule named `delay` would hide the function `wait.delay`
-from mkdocstrings and from `minikcm demo run --break`.
+from mkdocstrings and from `minikcm demo run --break`. There is no process-wide
+run-mode switch: a `Group` runs inline when its caller says so
+(`Group(inline=clock.driven)`). `jitter_rand` is re-exported from `_wait`; a
+test that replaces it patches `_wait.jitter_rand`. No submodule imports this
+package, so the package imports them in a straight line.
 """
-
-import random
 
 from minikcm.apimachinery.wait._error import (
     ContextCanceledError,
@@ -30,7 +32,7 @@ from minikcm.apimachinery.wait._error import (
     error_interrupted,
     interrupted,
 )
-from minikcm.apimachinery.wait._wait import NEVER_STOP, ConditionFunc, Group, forever, jitter
+from minikcm.apimachinery.wait._wait import NEVER_STOP, ConditionFunc, Group, jitter, jitter_rand
 from minikcm.apimachinery.wait._backoff import (
     MAX_INT32,
     Backoff,
@@ -41,6 +43,7 @@ from minikcm.apimachinery.wait._backoff import (
     backoff_until,
     delay,
     exponential_backoff,
+    forever,
     jitter_until,
     new_exponential_backoff_manager,
     new_jittered_backoff_manager,
@@ -63,19 +66,6 @@ from minikcm.apimachinery.wait._poll import (
 )
 from minikcm.clock import Seconds
 
-# The package's two switches live here, and only here, so that a test or the
-# driver sets one binding (`wait.DETERMINISTIC = True`, monkeypatch on `wait`);
-# the modules read them through the package at call time.
-
-DETERMINISTIC = False
-"""Process-wide deterministic switch, read at call time by `Group.start` (and by the
-delaying work queue's constructor). The deterministic driver and tests set it; a
-`Group(deterministic=...)` argument overrides it for one group."""
-
-jitter_rand = random.random
-"""Port of jitterRand (wait.go): the default source of jitter, looked up at call
-time so tests can replace it as upstream tests do."""
-
 __all__ = [
     # error.go
     "WaitTimeoutError",
@@ -85,7 +75,6 @@ __all__ = [
     "error_interrupted",
     # wait.go
     "NEVER_STOP",
-    "DETERMINISTIC",
     "Group",
     "forever",
     "jitter_rand",

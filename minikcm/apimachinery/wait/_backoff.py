@@ -21,6 +21,8 @@ Differs from Go:
   where Go hard-codes the real clock; stop channels are `threading.Event`s.
   Jitter draws from an injected `random.Random` when one is given.
 - Go's `select` between the stop channel and the timer: a set `stop` wins.
+- `forever` (Go: Forever in wait.go) is here, beside the `until` it calls, so
+  that `_wait` needs nothing from this module (no import cycle).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from typing import Protocol
 from minikcm.apimachinery.wait._delay import DelayFunc, delay_func_timer
 from minikcm.apimachinery.wait._error import WaitTimeoutError
 from minikcm.apimachinery.wait._timer import FixedTimer, NoopTimer, Timer, VariableTimer
-from minikcm.apimachinery.wait._wait import ConditionFunc, jitter
+from minikcm.apimachinery.wait._wait import NEVER_STOP, ConditionFunc, jitter
 from minikcm.clock import Clock, Seconds, or_real
 from minikcm.clock import Timer as ClockTimer
 
@@ -155,6 +157,11 @@ def until(f: Callable[[], object], period: Seconds, stop: threading.Event, clock
     Blocks: until `stop` is set.
     """
     jitter_until(f, period, 0.0, True, stop, clock)
+
+
+def forever(f: Callable[[], object], period: Seconds, clock: Clock | None = None) -> None:
+    """Port of Forever (wait.go): `until` with a stop event that never fires."""
+    until(f, period, NEVER_STOP, clock)
 
 
 def non_sliding_until(

@@ -1,8 +1,8 @@
 """Port of k8s.io/apimachinery/pkg/util/wait/wait.go.
 
 The small pieces the loops share: NEVER_STOP, the `Group` that stands in for
-`go` plus a WaitGroup, `forever`, and `jitter`, the random stretch every
-jittered period goes through.
+`go` plus a WaitGroup, and `jitter`, the random stretch every jittered period
+goes through.
 
 Start reading at: Group.start, then jitter.
 
@@ -16,13 +16,16 @@ Differs from Go:
 - No crash protection: Go wraps conditions in HandleCrash, which by default logs
   and re-panics; here the exception simply propagates, and the thread target
   reports it (STYLE.md section 5).
-- Determinism: `Group.start` runs its function inline when the package's
-  `DETERMINISTIC` switch is set (or the group was made with
-  `deterministic=True`); `jitter` draws from an injected `random.Random` when
-  one is given.
-- The two package-level variables that tests replace, `jitterRand` and our
-  `DETERMINISTIC`, live in the package `__init__` (one binding to patch); this
-  module reads them from there at call time.
+- Determinism: a `Group` made with `inline=True` runs each started function
+  inline, in call order (callers pass `inline=clock.driven`, so the mode comes
+  from the clock they were given); `jitter` draws from an injected
+  `random.Random` when one is given.
+- `forever` (Go: Forever, in wait.go) lives in `_backoff.py`, beside the
+  `until` it calls, so that this module imports nothing of the package.
+- `jitter_rand` (Go's jitterRand) lives here, beside `jitter`, as in wait.go;
+  the package re-exports it. A test that replaces it patches
+  `minikcm.apimachinery.wait._wait.jitter_rand`, the binding `jitter` reads at
+  call time. No submodule imports the package back.
 """
 
 from __future__ import annotations
@@ -31,8 +34,7 @@ import random
 import threading
 from collections.abc import Callable
 
-from minikcm.apimachinery import wait  # the package: its DETERMINISTIC and jitter_rand, read at call time
-from minikcm.clock import Clock, Seconds
+from minikcm.clock import Seconds
 
 
 class _NeverStop(threading.Event):
@@ -50,19 +52,20 @@ class Group:
     """Port of Group (wait.go): start functions concurrently, then wait for all of them.
 
     The Python stand-in for Go's `go` plus `sync.WaitGroup` for bounded fan-out.
-    In deterministic mode `start` calls the function inline, in call order, so a
-    group is only for work that finishes (long loops belong in `run()` wrappers).
+    An `inline` group (no Go twin; callers pass `inline=clock.driven`) calls each
+    function in `start`, in call order, so an inline group is only for work that
+    finishes (long loops belong in `run()` wrappers).
 
     Thread: `start` and `wait` may be called from any thread.
     Differs from Go: an exception in a started function does not kill the
-    process. In threaded mode it goes to `threading.excepthook`; in deterministic
-    mode it propagates out of `start`.
+    process. In a thread it goes to `threading.excepthook`; in an inline group it
+    propagates out of `start`.
     """
 
-    def __init__(self, deterministic: bool | None = None, name: str = "wait.Group") -> None:
-        self.deterministic = deterministic
-        """True or False forces the mode; None follows the package's `wait.DETERMINISTIC`."""
-        self.name = name
+    def __init__(self, *, inline: bool = False, name: str = "") -> None:
+        self.inline = inline
+        """True: `start` calls the function on the caller's thread (a driven clock's world)."""
+        self.name = name or "wait.Group"
         """Prefix of the started threads' names (`<name>-<n>`)."""
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []  # Go: WaitGroup counter; started, not yet joined
@@ -72,7 +75,7 @@ class Group:
         """Port of Group.Wait (wait.go).
 
         Blocks: until every function started so far (and any started while we
-        wait) has returned. Returns at once in deterministic mode.
+        wait) has returned. Returns at once for an inline group.
         """
         while True:
             with self._lock:
@@ -90,9 +93,8 @@ class Group:
         self.start(call_with_stop)
 
     def start(self, f: Callable[[], object]) -> None:
-        """Port of Group.Start (wait.go): run `f` in a new thread (inline in deterministic mode)."""
-        inline = wait.DETERMINISTIC if self.deterministic is None else self.deterministic
-        if inline:
+        """Port of Group.Start (wait.go): run `f` in a new thread (on this one for an inline group)."""
+        if self.inline:
             f()
             return
         with self._lock:
@@ -105,17 +107,9 @@ class Group:
         return f"Group({self.name!r}, started={self._started}, unjoined={len(self._threads)})"
 
 
-def forever(f: Callable[[], object], period: Seconds, clock: Clock | None = None) -> None:
-    """Port of Forever (wait.go): `until` with a stop event that never fires."""
-    # Imported here: backoff.go's loops use jitter from this file, so a top-level
-    # import of _backoff would be circular (one Go package, two Python modules).
-    from minikcm.apimachinery.wait._backoff import until
-
-    until(f, period, NEVER_STOP, clock)
-
-
-# Go's jitterRand is `minikcm.apimachinery.wait.jitter_rand` (in the package
-# __init__, so that a test replaces one binding); jitter reads it at call time.
+jitter_rand = random.random
+"""Port of jitterRand (wait.go): the default source of jitter, looked up at call
+time so tests can replace it (patch this module's binding) as upstream tests do."""
 
 
 def jitter(duration: Seconds, max_factor: float, rng: random.Random | None = None) -> Seconds:
@@ -125,11 +119,11 @@ def jitter(duration: Seconds, max_factor: float, rng: random.Random | None = Non
     `duration * (1 + max_factor)`, so that many clients do not fall into step. A
     non-positive `max_factor` means 1.0. Example: jitter(2.0, 0.5) is in [2.0, 3.0].
     `rng` is a seeded `random.Random` for deterministic runs; without it the
-    package's `wait.jitter_rand` is used.
+    module's `jitter_rand` is used.
     """
     if max_factor <= 0.0:
         max_factor = 1.0
-    draw = rng.random() if rng is not None else wait.jitter_rand()
+    draw = rng.random() if rng is not None else jitter_rand()
     return duration + draw * max_factor * duration
 
 

@@ -1,4 +1,4 @@
-"""Port of k8s.io/apimachinery/pkg/watch (watch.go): events, the watch interface, a fake watcher.
+"""Port of k8s.io/apimachinery/pkg/watch/watch.go: events, the watch interface, fake and empty watchers.
 
 A watch is a stream of `Event`s. The embedded API server pushes wire dicts into
 each watcher's `ResultChan` synchronously during a write, so a single-threaded
@@ -7,8 +7,9 @@ wraps that stream and turns each object into a model; the reflector drains it.
 
 Start reading at: ResultChan.recv.
 
-Not ported: Broadcaster, Mux, filters, the proxy watcher, StreamWatcher (the REST
-clientset has its own reader thread).
+Not ported: RaceFreeFakeWatcher, ProxyWatcher, MockWatcher, FakeWatcher's Reset
+and chan-size options. The Broadcaster (mux.go) is in mux.py; filter.go and
+streamwatcher.go are not ported (the REST clientset has its own reader thread).
 Differs from Go:
 - Go's result channel is a `chan Event`; here it is `ResultChan`, an unbounded
   (or bounded, when the producer asks) queue whose `recv` returns None once the
@@ -99,6 +100,15 @@ class ResultChan:
                 return self._items.popleft()
             return None
 
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until an event is queued or the channel is closed; take nothing.
+
+        For a reader that must not consume yet (a broadcaster watcher's loop).
+        Returns False when `timeout` (real seconds) passed first.
+        """
+        with self._cond:
+            return self._cond.wait_for(lambda: bool(self._items) or self._closed, timeout)
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
@@ -130,6 +140,29 @@ class Interface(Protocol):
         """Port of Interface.Stop (watch/watch.go): end the watch; its result channel closes."""
     def result_chan(self) -> ResultChan:
         """Port of Interface.ResultChan (watch/watch.go): where the events arrive."""
+
+
+class EmptyWatch:
+    """Port of emptyWatch (watch/watch.go): a watch that is over before it starts.
+
+    Its result channel is closed and empty; `stop` does nothing.
+    """
+
+    def __init__(self) -> None:
+        self._chan = ResultChan()
+        self._chan.close()
+
+    def stop(self) -> None:
+        """Port of emptyWatch.Stop (watch/watch.go)."""
+
+    def result_chan(self) -> ResultChan:
+        """Port of emptyWatch.ResultChan (watch/watch.go)."""
+        return self._chan
+
+
+def new_empty_watch() -> EmptyWatch:
+    """Port of NewEmptyWatch (watch/watch.go)."""
+    return EmptyWatch()
 
 
 class FakeWatcher:

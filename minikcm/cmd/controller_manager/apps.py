@@ -4,25 +4,15 @@ Each constructor takes what its controller needs from the ControllerContext
 (informers from the shared factory, a client named after the controller,
 the worker count from the component config), builds the controller, and
 wraps its `run(workers, stop)` as a Controller with `new_controller_loop`.
-The controller packages are imported inside the constructors, so this module
-loads before they exist; until a package is written its constructor raises
-NotPortedError ("not yet ported").
-
-Read at: the descriptor data of apps.go at k/k commit
-00115d34eb4e8cdc58f902189cfafc95e369e9ba (names, aliases, informers, client
-names); the constructor shape (NewClient, newControllerLoop around Run) follows
-core.go at 2e0908106e4420a601e50d6edfd41475de87a3e1, which has it for every
-controller. Upstream:
-https://github.com/kubernetes/kubernetes/blob/v1.36.3/cmd/kube-controller-manager/app/apps.go
 
 Start reading at: new_deployment_controller.
 
-Not ported: the DaemonSet controller (its descriptor stays, with a
-not-ported constructor).
+Not ported: the DaemonSet controller. minikcm does not port it, by design; its
+descriptor stays, so that `--controllers` knows the name, and its constructor
+refuses with NotPortedError.
 Differs from Go:
-- Constructors import their controller package lazily (see the module docstring).
-- The controller loops also carry `steps` for deterministic runs; they call
-  the controller's `steps()` (CONTRACTS: components that loop expose steps()).
+- The controller loops also carry `steps` for driven runs; they call the
+  controller's `steps()` (CONTRACTS: components that loop expose steps()).
 """
 
 from __future__ import annotations
@@ -36,20 +26,17 @@ from minikcm.cmd.controller_manager.controller_descriptor import (
     ControllerDescriptor,
     new_controller_loop,
     not_ported_descriptor,
-    raise_not_yet_ported,
 )
+from minikcm.controller.deployment import deployment_controller
+from minikcm.controller.replicaset import replica_set
+from minikcm.controller.statefulset import stateful_set
 
 if TYPE_CHECKING:
     from minikcm.cmd.controller_manager.controllermanager import ControllerContext
     from minikcm.driver import Step
 
-DEPLOYMENT_MODULE = "minikcm.controller.deployment.deployment_controller"
-REPLICA_SET_MODULE = "minikcm.controller.replicaset.replica_set"
-STATEFUL_SET_MODULE = "minikcm.controller.statefulset.stateful_set"
-
-
 def new_daemon_set_controller_descriptor() -> ControllerDescriptor:
-    """Port of newDaemonSetControllerDescriptor (apps.go); the DaemonSet controller is not ported."""
+    """Port of newDaemonSetControllerDescriptor (apps.go); minikcm does not port the DaemonSet controller."""
     return not_ported_descriptor(names.DAEMON_SET_CONTROLLER, ["daemonset"])
 
 
@@ -67,18 +54,10 @@ def new_stateful_set_controller(controller_ctx: ControllerContext, controller_na
 
     Informers: pods, statefulsets, persistentvolumeclaims, controllerrevisions;
     client "statefulset-controller"; workers: --concurrent-statefulset-syncs.
-
-    Raises:
-        NotPortedError: minikcm.controller.statefulset.stateful_set does not exist yet.
     """
-    try:
-        from minikcm.controller.statefulset.stateful_set import new_stateful_set_controller as new_controller
-    except ImportError as err:
-        raise_not_yet_ported(err, controller_name, STATEFUL_SET_MODULE)
-        raise
     client = controller_ctx.new_client("statefulset-controller")
     factory = controller_ctx.informer_factory
-    ssc = new_controller(
+    ssc = stateful_set.new_stateful_set_controller(
         factory.core().v1().pods(),
         factory.apps().v1().stateful_sets(),
         factory.core().v1().persistent_volume_claims(),
@@ -109,24 +88,15 @@ def new_replica_set_controller(controller_ctx: ControllerContext, controller_nam
     """Port of newReplicaSetController (apps.go).
 
     Informers: replicasets, pods; client "replicaset-controller"; burst
-    replicas: replicaset.BURST_REPLICAS; workers: --concurrent-replicaset-syncs.
-
-    Raises:
-        NotPortedError: minikcm.controller.replicaset.replica_set does not exist yet.
+    replicas: replica_set.BURST_REPLICAS; workers: --concurrent-replicaset-syncs.
     """
-    try:
-        from minikcm.controller.replicaset.replica_set import BURST_REPLICAS
-        from minikcm.controller.replicaset.replica_set import new_replica_set_controller as new_controller
-    except ImportError as err:
-        raise_not_yet_ported(err, controller_name, REPLICA_SET_MODULE)
-        raise
     client = controller_ctx.new_client("replicaset-controller")
     factory = controller_ctx.informer_factory
-    rsc = new_controller(
+    rsc = replica_set.new_replica_set_controller(
         factory.apps().v1().replica_sets(),
         factory.core().v1().pods(),
         client,
-        BURST_REPLICAS,
+        replica_set.BURST_REPLICAS,
     )
     workers = controller_ctx.component_config.replica_set_controller.concurrent_rs_syncs
 
@@ -155,19 +125,13 @@ def new_deployment_controller(controller_ctx: ControllerContext, controller_name
     workers: --concurrent-deployment-syncs.
 
     Raises:
-        NotPortedError: minikcm.controller.deployment.deployment_controller does not exist yet.
         RuntimeError: "error creating Deployment controller: ..." when the
             controller refuses to be built (Go wraps the error the same way).
     """
-    try:
-        from minikcm.controller.deployment.deployment_controller import new_deployment_controller as new_controller
-    except ImportError as err:
-        raise_not_yet_ported(err, controller_name, DEPLOYMENT_MODULE)
-        raise
     client = controller_ctx.new_client("deployment-controller")
     factory = controller_ctx.informer_factory
     try:
-        dc = new_controller(
+        dc = deployment_controller.new_deployment_controller(
             factory.apps().v1().deployments(),
             factory.apps().v1().replica_sets(),
             factory.core().v1().pods(),

@@ -7,12 +7,9 @@ and the event recorder. `run` takes the `CompletedConfig` that
 structs in other packages; the slices we use live here too, so that options
 and the controller manager share one definition.
 
-Read at: k/k commit 054d429d9f8bc8de4fc82e6cf2281e12a13fe1f2 (config.go; the
-1.36 fields EventBroadcaster and ControllerShutdownTimeout follow the Config
-uses in controllermanager.go at 2e0908106e4420a601e50d6edfd41475de87a3e1);
-k8s.io/controller-manager v0.36.3 config/types.go; k8s.io/component-base
-v0.36.3 config/types.go. Upstream:
-https://github.com/kubernetes/kubernetes/blob/v1.36.3/cmd/kube-controller-manager/app/config/config.go
+The 1.36 fields EventBroadcaster and ControllerShutdownTimeout follow their
+uses in controllermanager.go; the component-config types follow
+k8s.io/controller-manager and k8s.io/component-base config/types.go.
 
 Start reading at: KubeControllerManagerConfiguration, then Config.
 

@@ -8,22 +8,15 @@ what they return: anything with `name()` and `run(stop)` (`Controller`).
 `new_controller_loop` turns a plain run function into such a Controller.
 
 minikcm registers every controller kube-controller-manager has at v1.36.3, so
-that names, aliases and `--controllers` checks behave as upstream. Only four
-are ported (PORTED_CONTROLLERS); the constructor of any other raises
-NotPortedError, and so do the constructors of the four until their packages
-exist.
+that names, aliases and `--controllers` checks behave as upstream. Four are
+ported (PORTED_CONTROLLERS); minikcm leaves the others out by design, and
+their constructors refuse with NotPortedError.
 
-Read at: controller_descriptor.go at k/k commit
-0158d1b41c0296239adbbe5bc925fa635befd14d (a copy from after the 1.36 cut; its
-one extra registration, the pod checkpoint controller, is left out because the
-2e0908106e4420a601e50d6edfd41475de87a3e1 tests do not know it);
-controller_utils.go at 81810de635aa13aa0a32992f6def3aa9d6025ebc;
-controller-manager v0.36.3 controller/interfaces.go. Descriptor data of the
-controllers we do not port: core.go at 2e09 (in core.py); the other files from
-the copies named there. Upstream:
-https://github.com/kubernetes/kubernetes/blob/v1.36.3/cmd/kube-controller-manager/app/controller_descriptor.go
+The registry follows a copy of controller_descriptor.go from just after the
+1.36 cut, without its one extra registration (the pod checkpoint controller,
+which the 1.36 tests do not know).
 
-Start reading at: ControllerDescriptor.build_controller, then new_controller_descriptors.
+Start reading at: ControllerDescriptor.build_controller.
 
 Not ported: Debuggable and HealthCheckable (interfaces.go: no HTTP server), the
 logger naming in BuildController, the descriptors' real constructors for the
@@ -39,7 +32,10 @@ Differs from Go:
   knows every gate a descriptor names (Go: utilfeature.DefaultFeatureGate).
 - A ControllerLoop may carry `steps`, so that the deterministic driver can run
   the controller without threads (no Go twin).
-- NewControllerDescriptors panics on a bad registration; we raise RuntimeError.
+- NewControllerDescriptors, KnownControllers, ControllerAliases and
+  ControllersDisabledByDefault are in controllermanager.py: the registry calls
+  the descriptor functions of apps.py and core.py, which import this module,
+  so it cannot live here without an import cycle.
 """
 
 from __future__ import annotations
@@ -69,37 +65,18 @@ PORTED_CONTROLLERS: tuple[str, ...] = (
 
 
 class NotPortedError(NotImplementedError):
-    """No upstream twin: raised by the constructor of a controller minikcm cannot build.
+    """No upstream twin: raised by the constructor of a controller minikcm does not port.
 
-    Either minikcm does not port the controller at all, or it does but the
-    package is not written yet (`missing_module` names it). The message always
-    lists what minikcm ports.
+    minikcm ports four of kube-controller-manager's controllers (PORTED_CONTROLLERS)
+    and leaves the others out by design; their descriptors stay so that names,
+    aliases and `--controllers` behave as upstream's. The message lists what
+    minikcm ports.
     """
 
-    def __init__(self, controller_name: str, missing_module: str = "") -> None:
+    def __init__(self, controller_name: str) -> None:
         self.controller_name = controller_name
-        self.missing_module = missing_module
         ported = ", ".join(PORTED_CONTROLLERS)
-        if missing_module:
-            message = (f"controller {controller_name!r} is not yet ported: {missing_module} does not exist yet; "
-                       f"ported: {ported}")
-        else:
-            message = f"controller {controller_name!r} is not ported by minikcm; ported: {ported}"
-        super().__init__(message)
-
-
-def raise_not_yet_ported(err: ImportError, controller_name: str, module: str) -> None:
-    """No upstream twin: turn "the controller's module is missing" into NotPortedError.
-
-    Called from a constructor's `except ImportError` around its lazy import.
-    Raises NotPortedError when `err` is about `module` (or a package above it):
-    the module, or the function we import from it, is not written yet.
-    Returns for any other import error, which the caller then re-raises: a
-    bug inside an existing module must not pass for "not ported".
-    """
-    missing = err.name or ""
-    if missing and (module == missing or module.startswith(missing + ".")):
-        raise NotPortedError(controller_name, missing_module=module) from err
+        super().__init__(f"controller {controller_name!r} is not ported by minikcm; ported: {ported}")
 
 
 # --- controller/interfaces.go and controller_descriptor.go: the Controller interface ------
@@ -286,123 +263,6 @@ class ControllerDescriptor:
 
     def __repr__(self) -> str:
         return f"ControllerDescriptor({self.controller_name!r}, aliases={self.aliases})"
-
-
-def known_controllers() -> list[str]:
-    """Port of KnownControllers: every registered controller name, sorted."""
-    return sorted(new_controller_descriptors())
-
-
-def controller_aliases() -> dict[str, str]:
-    """Port of ControllerAliases: alias -> canonical name, for every registered controller."""
-    aliases: dict[str, str] = {}
-    descriptors = new_controller_descriptors()
-    for name in sorted(descriptors):
-        for alias in descriptors[name].get_aliases():
-            aliases[alias] = name
-    return aliases
-
-
-def controllers_disabled_by_default() -> list[str]:
-    """Port of ControllersDisabledByDefault: names `*` leaves off, sorted."""
-    descriptors = new_controller_descriptors()
-    return sorted(name for name, d in descriptors.items() if d.is_disabled_by_default())
-
-
-def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
-    """Port of NewControllerDescriptors (controller_descriptor.go): the registry, freshly built.
-
-    Registers every controller kube-controller-manager knows, in upstream's
-    order, checking each registration: a name, a constructor, no duplicate
-    name or alias, and (at the end) no alias equal to a controller name.
-    Each call returns new descriptor objects, so a test may change one.
-
-    Raises:
-        RuntimeError: a broken registration (Go panics).
-    """
-    # Imported here because apps.py and core.py import this module (Go: one package).
-    from minikcm.cmd.controller_manager import apps, core
-
-    controllers: dict[str, ControllerDescriptor] = {}
-    aliases: set[str] = set()
-
-    def register(controller_desc: ControllerDescriptor | None) -> None:
-        if controller_desc is None:
-            raise RuntimeError("received nil controller for a registration")
-        name = controller_desc.name()
-        if not name:
-            raise RuntimeError("received controller without a name for a registration")
-        if name in controllers:
-            raise RuntimeError(f'controller name "{name}" was registered twice')
-        if controller_desc.get_controller_constructor() is None:
-            raise RuntimeError(f'controller "{name}" does not have a constructor specified')
-        for alias in controller_desc.get_aliases():
-            if alias in aliases:
-                raise RuntimeError(f'controller "{name}" has a duplicate alias "{alias}"')
-            aliases.add(alias)
-        controllers[name] = controller_desc
-
-    # The service-account token controller is special: built first, outside the loop.
-    register(new_service_account_token_controller_descriptor())
-
-    register(core.new_endpoints_controller_descriptor())
-    register(new_endpoint_slice_controller_descriptor())
-    register(new_endpoint_slice_mirroring_controller_descriptor())
-    register(core.new_replication_controller_descriptor())
-    register(core.new_pod_garbage_collector_controller_descriptor())
-    register(core.new_resource_quota_controller_descriptor())
-    register(core.new_namespace_controller_descriptor())
-    register(core.new_service_account_controller_descriptor())
-    register(core.new_garbage_collector_controller_descriptor())
-    register(apps.new_daemon_set_controller_descriptor())
-    register(new_job_controller_descriptor())
-    register(apps.new_deployment_controller_descriptor())
-    register(apps.new_replica_set_controller_descriptor())
-    register(new_horizontal_pod_autoscaler_controller_descriptor())
-    register(new_disruption_controller_descriptor())
-    register(apps.new_stateful_set_controller_descriptor())
-    register(new_cron_job_controller_descriptor())
-    register(new_certificate_signing_request_signing_controller_descriptor())
-    register(new_certificate_signing_request_approving_controller_descriptor())
-    register(new_certificate_signing_request_cleaner_controller_descriptor())
-    register(new_pod_certificate_request_cleaner_controller_descriptor())
-    register(core.new_ttl_controller_descriptor())
-    register(new_bootstrap_signer_controller_descriptor())
-    register(new_token_cleaner_controller_descriptor())
-    register(core.new_node_ipam_controller_descriptor())
-    register(core.new_node_lifecycle_controller_descriptor())
-
-    register(core.new_service_lb_controller_descriptor())  # cloud provider controller
-    register(core.new_node_route_controller_descriptor())  # cloud provider controller
-    register(core.new_cloud_node_lifecycle_controller_descriptor())  # cloud provider controller
-
-    register(core.new_persistent_volume_binder_controller_descriptor())
-    register(core.new_persistent_volume_attach_detach_controller_descriptor())
-    register(core.new_persistent_volume_expander_controller_descriptor())
-    register(new_cluster_role_aggregation_controller_descriptor())
-    register(core.new_persistent_volume_claim_protection_controller_descriptor())
-    register(core.new_persistent_volume_protection_controller_descriptor())
-    register(core.new_volume_attributes_class_protection_controller_descriptor())
-    register(core.new_ttl_after_finished_controller_descriptor())
-    register(new_root_ca_certificate_publisher_controller_descriptor())
-    register(new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor())
-    register(core.new_ephemeral_volume_controller_descriptor())
-
-    # feature gated
-    register(core.new_storage_version_garbage_collector_controller_descriptor())
-    register(core.new_resource_claim_controller_descriptor())
-    register(core.new_device_taint_eviction_controller_descriptor())
-    register(core.new_legacy_service_account_token_cleaner_controller_descriptor())
-    register(new_validating_admission_policy_status_controller_descriptor())
-    register(core.new_taint_eviction_controller_descriptor())
-    register(new_service_cidrs_controller_descriptor())
-    register(new_storage_version_migrator_controller_descriptor())
-    register(core.new_selinux_warning_controller_descriptor())
-
-    for alias in sorted(aliases):
-        if alias in controllers:
-            raise RuntimeError(f'alias "{alias}" conflicts with a controller name')
-    return controllers
 
 
 # --- descriptors of upstream files minikcm does not port ---------------------------------

@@ -9,11 +9,7 @@ stopped and `run` returns: the process is expected to exit and be restarted.
 With `--leader-elect=false` the same work starts at once.
 
 The same process as driver steps for deterministic runs, `ControllerManager`,
-has no upstream twin and lives in deterministic.py (re-exported here).
-
-Read at: k/k commit 2e0908106e4420a601e50d6edfd41475de87a3e1; helper.go at
-controller-manager v0.36.3. Upstream:
-https://github.com/kubernetes/kubernetes/blob/v1.36.3/cmd/kube-controller-manager/app/controllermanager.go
+has no upstream twin and lives in deterministic.py.
 
 Start reading at: run, then build_controllers and run_controllers.
 
@@ -52,13 +48,31 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from minikcm.apimachinery import wait
 from minikcm.apimachinery.field import Aggregate
 from minikcm.clock import Clock, Seconds, or_real
-from minikcm.cmd.controller_manager import names
+from minikcm.cmd.controller_manager import apps, core, names
 from minikcm.cmd.controller_manager.config import CompletedConfig, KubeControllerManagerConfiguration
 from minikcm.cmd.controller_manager.controller_descriptor import (
     Controller,
     ControllerDescriptor,
     NotPortedError,
-    new_controller_descriptors,
+    new_bootstrap_signer_controller_descriptor,
+    new_certificate_signing_request_approving_controller_descriptor,
+    new_certificate_signing_request_cleaner_controller_descriptor,
+    new_certificate_signing_request_signing_controller_descriptor,
+    new_cluster_role_aggregation_controller_descriptor,
+    new_cron_job_controller_descriptor,
+    new_disruption_controller_descriptor,
+    new_endpoint_slice_controller_descriptor,
+    new_endpoint_slice_mirroring_controller_descriptor,
+    new_horizontal_pod_autoscaler_controller_descriptor,
+    new_job_controller_descriptor,
+    new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor,
+    new_pod_certificate_request_cleaner_controller_descriptor,
+    new_root_ca_certificate_publisher_controller_descriptor,
+    new_service_account_token_controller_descriptor,
+    new_service_cidrs_controller_descriptor,
+    new_storage_version_migrator_controller_descriptor,
+    new_token_cleaner_controller_descriptor,
+    new_validating_admission_policy_status_controller_descriptor,
 )
 from minikcm.driver import Step
 from minikcm.tools.leaderelection import resourcelock
@@ -140,6 +154,123 @@ class SimpleControllerClientBuilder:
 
     def __repr__(self) -> str:
         return f"SimpleControllerClientBuilder({self.client_config!r})"
+
+
+# --- controller_descriptor.go: the registry (see the module docstring) --------------------
+
+
+def known_controllers() -> list[str]:
+    """Port of KnownControllers: every registered controller name, sorted."""
+    return sorted(new_controller_descriptors())
+
+
+def controller_aliases() -> dict[str, str]:
+    """Port of ControllerAliases: alias -> canonical name, for every registered controller."""
+    aliases: dict[str, str] = {}
+    descriptors = new_controller_descriptors()
+    for name in sorted(descriptors):
+        for alias in descriptors[name].get_aliases():
+            aliases[alias] = name
+    return aliases
+
+
+def controllers_disabled_by_default() -> list[str]:
+    """Port of ControllersDisabledByDefault: names `*` leaves off, sorted."""
+    descriptors = new_controller_descriptors()
+    return sorted(name for name, d in descriptors.items() if d.is_disabled_by_default())
+
+
+def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
+    """Port of NewControllerDescriptors (controller_descriptor.go): the registry, freshly built.
+
+    Registers every controller kube-controller-manager knows, in upstream's
+    order, checking each registration: a name, a constructor, no duplicate
+    name or alias, and (at the end) no alias equal to a controller name.
+    Each call returns new descriptor objects, so a test may change one.
+
+    Raises:
+        RuntimeError: a broken registration (Go panics).
+    """
+    controllers: dict[str, ControllerDescriptor] = {}
+    aliases: set[str] = set()
+
+    def register(controller_desc: ControllerDescriptor | None) -> None:
+        if controller_desc is None:
+            raise RuntimeError("received nil controller for a registration")
+        name = controller_desc.name()
+        if not name:
+            raise RuntimeError("received controller without a name for a registration")
+        if name in controllers:
+            raise RuntimeError(f'controller name "{name}" was registered twice')
+        if controller_desc.get_controller_constructor() is None:
+            raise RuntimeError(f'controller "{name}" does not have a constructor specified')
+        for alias in controller_desc.get_aliases():
+            if alias in aliases:
+                raise RuntimeError(f'controller "{name}" has a duplicate alias "{alias}"')
+            aliases.add(alias)
+        controllers[name] = controller_desc
+
+    # The service-account token controller is special: built first, outside the loop.
+    register(new_service_account_token_controller_descriptor())
+
+    register(core.new_endpoints_controller_descriptor())
+    register(new_endpoint_slice_controller_descriptor())
+    register(new_endpoint_slice_mirroring_controller_descriptor())
+    register(core.new_replication_controller_descriptor())
+    register(core.new_pod_garbage_collector_controller_descriptor())
+    register(core.new_resource_quota_controller_descriptor())
+    register(core.new_namespace_controller_descriptor())
+    register(core.new_service_account_controller_descriptor())
+    register(core.new_garbage_collector_controller_descriptor())
+    register(apps.new_daemon_set_controller_descriptor())
+    register(new_job_controller_descriptor())
+    register(apps.new_deployment_controller_descriptor())
+    register(apps.new_replica_set_controller_descriptor())
+    register(new_horizontal_pod_autoscaler_controller_descriptor())
+    register(new_disruption_controller_descriptor())
+    register(apps.new_stateful_set_controller_descriptor())
+    register(new_cron_job_controller_descriptor())
+    register(new_certificate_signing_request_signing_controller_descriptor())
+    register(new_certificate_signing_request_approving_controller_descriptor())
+    register(new_certificate_signing_request_cleaner_controller_descriptor())
+    register(new_pod_certificate_request_cleaner_controller_descriptor())
+    register(core.new_ttl_controller_descriptor())
+    register(new_bootstrap_signer_controller_descriptor())
+    register(new_token_cleaner_controller_descriptor())
+    register(core.new_node_ipam_controller_descriptor())
+    register(core.new_node_lifecycle_controller_descriptor())
+
+    register(core.new_service_lb_controller_descriptor())  # cloud provider controller
+    register(core.new_node_route_controller_descriptor())  # cloud provider controller
+    register(core.new_cloud_node_lifecycle_controller_descriptor())  # cloud provider controller
+
+    register(core.new_persistent_volume_binder_controller_descriptor())
+    register(core.new_persistent_volume_attach_detach_controller_descriptor())
+    register(core.new_persistent_volume_expander_controller_descriptor())
+    register(new_cluster_role_aggregation_controller_descriptor())
+    register(core.new_persistent_volume_claim_protection_controller_descriptor())
+    register(core.new_persistent_volume_protection_controller_descriptor())
+    register(core.new_volume_attributes_class_protection_controller_descriptor())
+    register(core.new_ttl_after_finished_controller_descriptor())
+    register(new_root_ca_certificate_publisher_controller_descriptor())
+    register(new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor())
+    register(core.new_ephemeral_volume_controller_descriptor())
+
+    # feature gated
+    register(core.new_storage_version_garbage_collector_controller_descriptor())
+    register(core.new_resource_claim_controller_descriptor())
+    register(core.new_device_taint_eviction_controller_descriptor())
+    register(core.new_legacy_service_account_token_cleaner_controller_descriptor())
+    register(new_validating_admission_policy_status_controller_descriptor())
+    register(core.new_taint_eviction_controller_descriptor())
+    register(new_service_cidrs_controller_descriptor())
+    register(new_storage_version_migrator_controller_descriptor())
+    register(core.new_selinux_warning_controller_descriptor())
+
+    for alias in sorted(aliases):
+        if alias in controllers:
+            raise RuntimeError(f'alias "{alias}" conflicts with a controller name')
+    return controllers
 
 
 # --- controllermanager.go ---------------------------------------------------------------
@@ -240,16 +371,16 @@ def trim_managed_fields(obj: Any) -> Any:
 
 
 def new_shared_informers(client: Interface, default_resync: Seconds, clock: Clock | None,
-                         rng: random.Random | None, deterministic: bool | None) -> SharedInformerFactory:
+                         rng: random.Random | None) -> SharedInformerFactory:
     """Port of the NewSharedInformerFactoryWithOptions call of CreateControllerContext.
 
-    With the managedFields trim as transform; `clock`, `rng` and
-    `deterministic` go to minikcm's factory (no Go twin).
+    With the managedFields trim as transform; `clock` (whose `driven` mark
+    chooses steps or threads) and `rng` go to minikcm's factory (no Go twin).
     """
     from minikcm.informers import new_shared_informer_factory_with_options
 
     factory: SharedInformerFactory = new_shared_informer_factory_with_options(
-        client, default_resync, transform=trim_managed_fields, clock=clock, rng=rng, deterministic=deterministic)
+        client, default_resync, transform=trim_managed_fields, clock=clock, rng=rng)
     return factory
 
 
@@ -261,7 +392,6 @@ def create_controller_context(
     clock: Clock | None = None,
     rng: random.Random | None = None,
     new_informer_factory: InformerFactoryFunc | None = None,
-    deterministic: bool | None = None,
 ) -> ControllerContext:
     """Port of CreateControllerContext (controllermanager.go).
 
@@ -269,8 +399,8 @@ def create_controller_context(
     with one randomised resync period and the managedFields trim, and the
     context every constructor gets. `stop` ends what the context starts (Go:
     ctx); nothing is started here. `new_informer_factory(client, resync)`
-    replaces minikcm.informers' factory (tests); `deterministic` asks that
-    factory for steps instead of threads.
+    replaces minikcm.informers' factory (tests). A driven `clock` makes that
+    factory hand out steps instead of starting threads.
     Differs from Go: no metadata informers, REST mapper, API server health
     wait or GC graph builder (see the module docstring).
     """
@@ -282,7 +412,7 @@ def create_controller_context(
     if new_informer_factory is not None:
         shared_informers = new_informer_factory(versioned_client, default_resync)
     else:
-        shared_informers = new_shared_informers(versioned_client, default_resync, clock, rng, deterministic)
+        shared_informers = new_shared_informers(versioned_client, default_resync, clock, rng)
     return ControllerContext(
         client_builder=client_builder,
         informer_factory=shared_informers,
@@ -538,8 +668,7 @@ def run_started(
     def run_leading(leading_stop: threading.Event, controller_descriptors: dict[str, ControllerDescriptor]) -> None:
         # Go: the local `run` closure.
         controller_ctx = create_controller_context(c, root_client_builder, client_builder, leading_stop, clock=clock,
-                                                   rng=rng, new_informer_factory=new_informer_factory,
-                                                   deterministic=False)
+                                                   rng=rng, new_informer_factory=new_informer_factory)
         controllers = build_controllers(controller_ctx, controller_descriptors)
         controller_ctx.informer_factory.start(leading_stop)
         try:
@@ -614,17 +743,3 @@ def shutdown_events_pipeline(c: CompletedConfig) -> None:
     """Port of Run's deferred EventBroadcaster.Shutdown."""
     if c.event_broadcaster is not None:
         c.event_broadcaster.shutdown()
-
-
-# The deterministic ControllerManager lived here; it is in deterministic.py now
-# (no upstream twin). Imported last, since deterministic.py imports this module:
-# the old import path `controllermanager.ControllerManager` keeps working.
-from minikcm.cmd.controller_manager.deterministic import (  # noqa: E402
-    CAMPAIGNING,
-    KILLED,
-    NEW,
-    RUNNING,
-    STOPPED,
-    ControllerManager,
-    ControllerStart,
-)

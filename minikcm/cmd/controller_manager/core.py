@@ -1,15 +1,11 @@
 """Port of cmd/kube-controller-manager/app/core.go: the garbage collector, and the other core descriptors as metadata.
 
 core.go registers about thirty controllers. minikcm ports one of them, the
-garbage collector (a simplified one, minikcm.controller.garbagecollector),
-whose package is imported inside its constructor: until it exists the
-constructor raises NotPortedError ("not yet ported"). Every other descriptor
-keeps upstream's name, aliases, gates and default state, with a constructor
-that says the controller is not ported. The three cloud-provider
-descriptors keep upstream's constructor, which only logs and builds nothing.
-
-Read at: k/k commit 2e0908106e4420a601e50d6edfd41475de87a3e1. Upstream:
-https://github.com/kubernetes/kubernetes/blob/v1.36.3/cmd/kube-controller-manager/app/core.go
+garbage collector (a simplified one, minikcm.controller.garbagecollector).
+The others are left out by design; every other descriptor keeps upstream's
+name, aliases, gates and default state, with a constructor that refuses
+with NotPortedError. The three cloud-provider descriptors keep upstream's
+constructor, which only logs and builds nothing.
 
 Start reading at: new_garbage_collector_controller.
 
@@ -36,17 +32,14 @@ from minikcm.cmd.controller_manager.controller_descriptor import (
     Controller,
     ControllerDescriptor,
     not_ported_descriptor,
-    raise_not_yet_ported,
 )
+from minikcm.controller.garbagecollector import garbagecollector
 
 if TYPE_CHECKING:
     from minikcm.cmd.controller_manager.controllermanager import ControllerContext
     from minikcm.driver import Step
 
 logger = logging.getLogger(__name__)
-
-GARBAGE_COLLECTOR_MODULE = "minikcm.controller.garbagecollector.garbagecollector"
-
 
 def new_service_lb_controller_descriptor() -> ControllerDescriptor:
     """Port of newServiceLBControllerDescriptor: a cloud-provider controller, never started."""
@@ -228,21 +221,15 @@ def new_garbage_collector_controller(controller_ctx: ControllerContext, controll
     "generic-garbage-collector"; workers: --concurrent-gc-syncs.
 
     Raises:
-        NotPortedError: minikcm.controller.garbagecollector.garbagecollector does not exist yet.
         RuntimeError: "failed to init the generic garbage collector: ...".
     """
     gc_config = controller_ctx.component_config.garbage_collector_controller
     if not gc_config.enable_garbage_collector:
         return None
-    try:
-        from minikcm.controller.garbagecollector.garbagecollector import new_garbage_collector
-    except ImportError as err:
-        raise_not_yet_ported(err, controller_name, GARBAGE_COLLECTOR_MODULE)
-        raise
     client = controller_ctx.new_client("generic-garbage-collector")
     try:
-        garbage_collector = new_garbage_collector(client, controller_ctx.informer_factory,
-                                                  list(gc_config.gc_ignored_resources))
+        garbage_collector = garbagecollector.new_garbage_collector(client, controller_ctx.informer_factory,
+                                                                   list(gc_config.gc_ignored_resources))
     except Exception as err:  # Go: the constructor's error, wrapped
         raise RuntimeError(f"failed to init the generic garbage collector: {err}") from err
     return GarbageCollectorController(garbage_collector, controller_name, gc_config.concurrent_gc_syncs)

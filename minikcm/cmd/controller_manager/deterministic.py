@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from minikcm.apimachinery import wait
 from minikcm.clock import Clock
 from minikcm.cmd.controller_manager.config import CompletedConfig
-from minikcm.cmd.controller_manager.controller_descriptor import Controller, new_controller_descriptors
+from minikcm.cmd.controller_manager.controller_descriptor import Controller
 from minikcm.cmd.controller_manager.controllermanager import (
     CONTROLLER_START_JITTER,
     KUBE_CONTROLLER_MANAGER,
@@ -38,6 +38,7 @@ from minikcm.cmd.controller_manager.controllermanager import (
     build_controllers,
     create_client_builders,
     create_controller_context,
+    new_controller_descriptors,
     new_identity,
     new_leader_election_config,
     shutdown_events_pipeline,
@@ -91,8 +92,9 @@ class ControllerManager:
 
     `clock` is this process's clock (default: the driver's); when it is not
     the driver's clock, `clock_to_driver` converts its times to driver times
-    for the steps' wakeups. The config's event broadcaster must be a
-    deterministic one (`options.config(..., deterministic=True)`), or None. `release_on_cancel` has no kube-controller-manager
+    for the steps' wakeups. Both clocks must be driven (`FakeClock(..., driven=True)`),
+    and so must the config's event broadcaster's (`options.config(..., clock=clock)`),
+    or it is None. `release_on_cancel` has no kube-controller-manager
     flag (upstream does not release); it exists to show client-go's option.
 
     Thread: the driver's; not locked.
@@ -113,6 +115,8 @@ class ControllerManager:
         self.c = c
         self.driver = driver
         self.clock: Clock = clock if clock is not None else driver.clock
+        if not self.clock.driven:
+            raise ValueError(f"ControllerManager needs a driven clock (FakeClock(..., driven=True)), got {self.clock!r}")
         self.rng = rng if rng is not None else random.Random(0)
         self.identity = identity if identity is not None else new_identity(self.rng)
         self.step_prefix = f"controller-manager/{self.identity}/"
@@ -158,11 +162,11 @@ class ControllerManager:
                 *event_steps]
 
     def event_steps(self) -> list[Step]:
-        """The event broadcaster's steps (none without a broadcaster); it must be a deterministic one."""
+        """The event broadcaster's steps (none without a broadcaster); its clock must be driven."""
         broadcaster = self.c.event_broadcaster
         if broadcaster is None:
             return []
-        return [self.adopt(s, "events/" + s.name.rsplit("/", 1)[-1]) for s in broadcaster.steps()]
+        return [self.adopt(s, "events/" + s.name) for s in broadcaster.steps()]
 
     def adopt(self, step: Step, name: str | None = None) -> Step:
         """Rename `step` under this process's prefix, with its wakeup in driver time."""
@@ -212,14 +216,13 @@ class ControllerManager:
         """Port of Run's local `run` up to RunControllers: context, build, informers, starts."""
         client_builder, root_client_builder = create_client_builders(self.c)
         ctx = create_controller_context(self.c, root_client_builder, client_builder, stop, clock=self.clock,
-                                        rng=self.rng, new_informer_factory=self.new_informer_factory,
-                                        deterministic=True)
+                                        rng=self.rng, new_informer_factory=self.new_informer_factory)
         self.controller_ctx = ctx
         self.controllers = build_controllers(ctx, self.new_descriptors())
         factory = ctx.informer_factory
         if not isinstance(factory, SteppedInformerFactory):
             raise RuntimeError(f"informer factory {factory!r} has no steps(); it cannot run deterministically")
-        factory.start(stop)  # deterministic factories start nothing; their steps do the work
+        factory.start(stop)  # on a driven clock a factory starts nothing; its steps do the work
         new_steps = [self.adopt(s, "informers/" + s.name) for s in factory.steps()]
         ctx.informers_started.set()  # Go: close(InformersStarted)
         interval = self.c.component_config.generic.controller_start_interval

@@ -9,16 +9,13 @@ controller_descriptor.py, apps.py and core.py). minikcm ports four of these
 controllers; the others are registered so that asking for one gets a clear
 "not ported" answer.
 
-Read at: the name list of TestControllerNamesDeclaration in
-app/controllermanager_test.go at k/k commit
-2e0908106e4420a601e50d6edfd41475de87a3e1 (the stored controller_names.go copy,
-commit 003e86297d18a8538c9da3619871393f9703bf70, is older; the names added
-since, PodCertificateRequestCleanerController,
+The list follows TestControllerNamesDeclaration in
+app/controllermanager_test.go; the names added after older copies of
+controller_names.go (PodCertificateRequestCleanerController,
 VolumeAttributesClassProtectionController,
 KubeAPIServerClusterTrustBundlePublisherController,
-DeviceTaintEvictionController and SELinuxWarningController, were confirmed
-in descriptor code of that era). Upstream:
-https://github.com/kubernetes/kubernetes/blob/v1.36.3/cmd/kube-controller-manager/names/controller_names.go
+DeviceTaintEvictionController and SELinuxWarningController) were checked
+against descriptor code of the 1.36 era.
 
 Start reading at: DEPLOYMENT_CONTROLLER.
 

@@ -8,10 +8,9 @@ exactly the strings kube-controller-manager accepts (`1m30s`, `1.5h`, `300ms`,
 (`time: missing unit in duration "1"`). `format_duration` is Go's
 `Duration.String`, used to print defaults in `--help` the way pflag does (`12h0m0s`).
 
-Read at: Go's src/time/format.go in its current form (uint64 accumulation,
+Follows Go's src/time/format.go in its current form (uint64 accumulation,
 the form pflag uses in the Go release that builds Kubernetes 1.36), checked
-against copies vendored in public repositories and against Go's own test
-tables (tests/cmd/options/test_duration.py).
+against Go's own test tables (tests/cmd/options/test_duration.py).
 
 Start reading at: parse_duration_ns, then leading_int and leading_fraction.
 

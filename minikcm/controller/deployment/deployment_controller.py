@@ -1,9 +1,5 @@
 """Port of pkg/controller/deployment/deployment_controller.go.
 
-Upstream: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/deployment_controller.go
-(read at k/k commit 2e0908106e4420a601e50d6edfd41475de87a3e1, a 1.36 pre-branch state:
-ctx-first methods, typed string queue, the podController indexer, wg.Go workers).
-
 The front half of the Deployment controller: the struct, its event handlers and
 its one sync entry point. Three informers feed it. Deployment events enqueue
 the Deployment; ReplicaSet events enqueue the Deployment named by the
@@ -22,13 +18,15 @@ Good breakpoints: sync_deployment, get_replica_sets_for_deployment, add_replica_
 Not ported: contextual logging (module logger; klog V(2)/V(4) lines are DEBUG),
 the `logger` parameters of the handlers.
 Differs from Go:
-- new_deployment_controller takes the clock and the deterministic flag from the
-  Deployment informer's factory (keywords override them); the work queue, its
-  rate limiter, the event broadcaster and every "now" use that clock.
-- `steps()` (no upstream twin) gives the deterministic driver one worker step
-  plus the queue's and the event broadcaster's steps; the worker step is ready
-  only once the three caches have synced, which is what Run's wait for the
-  caches does in threaded mode.
+- new_deployment_controller takes the clock from the Deployment informer's
+  factory (a keyword overrides it); the work queue, its rate limiter, the event
+  broadcaster and every "now" use that clock, and its `driven` mark chooses
+  the run mode once.
+- `steps()` (no upstream twin) gives the driver of a driven clock one worker
+  step plus the queue's and the event broadcaster's steps; the worker step is
+  ready only once the three caches have synced, which is what Run's wait for
+  the caches does in threaded mode. Run's worker threads loop over the same
+  `process_next_work_item`.
 - The three delete handlers share unwrap_tombstone, and the three enqueue
   methods key_or_report (Go repeats that code in each).
 - The event broadcaster is made without Go's WithContext; run() shuts it down.
@@ -98,20 +96,22 @@ class DeploymentController(SyncMixin, RollingMixin, RecreateMixin, RollbackMixin
     Thread: handlers run on the informers' threads, syncs on the workers'.
     """
 
+    controller_kind = controller_kind
+    """The module's controller_kind, for the mixins: they read it as `self.controller_kind`."""
+
     def __init__(self, d_informer: ResourceInformer[listers.DeploymentLister],
                  rs_informer: ResourceInformer[listers.ReplicaSetLister],
                  pod_informer: ResourceInformer[listers.PodLister], client: Interface, *,
-                 clock: Clock | None = None, deterministic: bool | None = None) -> None:
+                 clock: Clock | None = None) -> None:
         self.clock: Clock = clock if clock is not None else d_informer.factory.clock
-        """Source of every "now" and of every delay (no upstream twin)."""
-        self.deterministic = d_informer.factory.is_deterministic() if deterministic is None else deterministic
+        """Source of every "now" and of every delay, and of the run mode (`driven`; no upstream twin)."""
         self.client = client
-        self.event_broadcaster = record.new_broadcaster(clock=self.clock, deterministic=self.deterministic)
+        self.event_broadcaster = record.new_broadcaster(clock=self.clock)
         self.event_recorder: record.EventRecorder = self.event_broadcaster.new_recorder(
             None, V1EventSource(component="deployment-controller"))
         self.queue = workqueue.new_rate_limiting_queue_with_config(
             workqueue.default_controller_rate_limiter(self.clock),
-            workqueue.RateLimitingQueueConfig(name="deployment", clock=self.clock, deterministic=self.deterministic))
+            workqueue.RateLimitingQueueConfig(name="deployment", clock=self.clock))
         """Keys (`namespace/name`) of Deployments that need a sync."""
         self.rs_control: controller_utils.RSControlInterface = controller_utils.RealRSControl(
             client, self.event_recorder)
@@ -151,8 +151,8 @@ class DeploymentController(SyncMixin, RollingMixin, RecreateMixin, RollbackMixin
 
         Starts recording events, waits for the three caches, starts `workers`
         worker threads and blocks until `stop` is set; then shuts the queue
-        down and waits for the workers. Threaded mode only: the deterministic
-        driver runs `steps()` instead.
+        down and waits for the workers. Threaded mode only: on a driven clock
+        the driver runs `steps()` instead.
         """
         try:
             self.start_event_recording()
@@ -195,16 +195,16 @@ class DeploymentController(SyncMixin, RollingMixin, RecreateMixin, RollbackMixin
         return self.caches_synced() and self.queue.len() > 0
 
     def steps(self) -> list[Step]:
-        """No upstream twin. The controller's loops as driver steps (deterministic mode).
+        """No upstream twin. The controller's loops as driver steps (on a driven clock).
 
         Starts event recording (once), then returns the worker step, the work
-        queue's waiting step and, when the broadcaster is deterministic too,
+        queue's waiting step and, when the broadcaster's clock is driven too,
         its delivery step.
         """
         self.start_event_recording()
         steps = [Step("deployment/worker", self.worker_ready, self.process_next_work_item)]
         steps += self.queue.steps()
-        if self.event_broadcaster.deterministic:
+        if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
             steps += self.event_broadcaster.steps()
         return steps
 
@@ -647,20 +647,18 @@ def selects_everything(d: V1Deployment) -> bool:
 def new_deployment_controller(d_informer: ResourceInformer[listers.DeploymentLister],
                               rs_informer: ResourceInformer[listers.ReplicaSetLister],
                               pod_informer: ResourceInformer[listers.PodLister], client: Interface, *,
-                              clock: Clock | None = None,
-                              deterministic: bool | None = None) -> DeploymentController:
+                              clock: Clock | None = None) -> DeploymentController:
     """Port of NewDeploymentController (deployment_controller.go).
 
     Wires the handlers onto the three shared informers and adds the
-    podController index to the pod informer. `clock` and `deterministic`
-    (no upstream twin) default to the Deployment informer's factory's.
+    podController index to the pod informer. `clock` (no upstream twin)
+    defaults to the Deployment informer's factory's.
 
     Raises:
         RuntimeError: the pod informer has stopped, so the index cannot be added
             (Go: "adding Pod controller UID indexer: ...").
     """
     try:
-        return DeploymentController(d_informer, rs_informer, pod_informer, client, clock=clock,
-                                    deterministic=deterministic)
+        return DeploymentController(d_informer, rs_informer, pod_informer, client, clock=clock)
     except RuntimeError as err:
         raise RuntimeError(f"adding Pod controller UID indexer: {err}") from err

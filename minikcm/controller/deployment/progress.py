@@ -1,8 +1,5 @@
 """Port of pkg/controller/deployment/progress.go.
 
-Upstream: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/progress.go
-(read at k/k commit 008b3652959ca58af8be3fb5b6ecfe9ae7638282.)
-
 The Progressing condition, which `kubectl rollout status` watches. During a
 rollout each status write compares the new status with the stored one: more
 updated, ready or available pods, or fewer old ones, is progress

@@ -1,10 +1,8 @@
 """Port of pkg/controller/deployment/recreate.go.
 
-Upstream: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/recreate.go
-(not stored at the pinned commits, and the stored kubernetes/kubernetes version is a 2016 one.
-Read from a modern copy found by content search, its commit unknown: ctx-first, oldPodsRunning
-over the pod map, DeploymentComplete gating the cleanup. Its DeploymentPodReplacementPolicy
-branches are left out: that alpha field is not in the v1.36 API.)
+Reconstructed from a recent copy of recreate.go (oldPodsRunning over the pod
+map, DeploymentComplete gating the cleanup). Its DeploymentPodReplacementPolicy
+branches are left out: that alpha field is not in the v1.36 API.
 
 The Recreate strategy: scale every old ReplicaSet to 0, wait until no old
 pod is left running (pods in Failed or Succeeded do not count; Unknown does),

@@ -1,9 +1,7 @@
 """Port of pkg/controller/deployment/rollback.go.
 
-Upstream: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/rollback.go
-(not stored at the pinned commits; read at kubernetes/kubernetes@032aec2ee891, a modern copy
-(ctx-first, klog.FromContext, LastRevision with a logger), and checked against other modern
-quotations for rollback's signature: it reads the target with getRollbackTo itself.)
+Reconstructed from a recent copy of rollback.go, checked against other recent
+quotations for rollback's signature: it reads the target with getRollbackTo itself.
 
 Rollback to an earlier revision, the server-side way older clients asked for
 it: apps/v1 has no spec.rollbackTo, so a request arrives as the annotation

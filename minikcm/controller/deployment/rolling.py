@@ -1,9 +1,5 @@
 """Port of pkg/controller/deployment/rolling.go.
 
-Upstream: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/rolling.go
-(read at k/k commit 95f08499d652a6211121d8af35f470609217c730, 1.33+ content: ctx-first,
-klog.FromContext, DeploymentComplete gating the cleanup.)
-
 The RollingUpdate strategy. Each pass does at most one move: grow the new
 ReplicaSet within the surge budget (total pods <= replicas + maxSurge), or
 else shrink old ReplicaSets within the availability budget (available pods

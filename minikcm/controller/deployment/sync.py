@@ -1,13 +1,10 @@
 """Port of pkg/controller/deployment/sync.go.
 
-Upstream: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/sync.go
-(not stored at 2e0908106e44, 008b3652959c or 95f08499d652, and the stored kubernetes/kubernetes
-versions are 2016 ones. Read from a modern copy found by content search, its commit unknown
-(27,535 characters: ctx-first, klog.FromContext, ComputeHash with collisionCount, the
-AlreadyExists collision handling) and checked against quotations of v1.32.8 and v1.36.2 for
-what changed since: GetReplicaSetProportion, a scaleReplicaSet without an operation argument
-whose events read "Scaled up replica set X from A to B", terminatingReplicas in
-calculateStatus, and generateReplicaSetName.)
+Reconstructed from a recent copy of sync.go and checked against v1.32.8 and
+v1.36.2 for what changed since: GetReplicaSetProportion, a scaleReplicaSet
+without an operation argument whose events read "Scaled up replica set X
+from A to B", terminatingReplicas in calculateStatus, and
+generateReplicaSetName.
 
 The Deployment controller's bookkeeping, shared by every path of
 sync_deployment: find (or create) the new ReplicaSet and keep revisions in
@@ -20,7 +17,10 @@ SyncMixin.get_new_replica_set; calculate_status for the status.
 
 Not ported: contextual logging.
 Differs from Go:
-- The methods live on SyncMixin, combined into DeploymentController.
+- The methods live on SyncMixin, combined into DeploymentController. Go's
+  package-level controllerKind is read as `self.controller_kind` (the
+  controller's class attribute): a mixin imports deployment_controller.py
+  only for type checking, never at run time.
 - "now" (new conditions) is the controller clock's time; calculate_status
   takes it as the keyword `now`.
 - Go's reflect.DeepEqual on two DeploymentStatus values is status_equal, which
@@ -251,8 +251,6 @@ class SyncMixin:
         never select each other's pods. Sized by new_rs_new_replicas, annotated
         with the new revision and the replica annotations.
         """
-        from minikcm.controller.deployment.deployment_controller import controller_kind  # Go: same package
-
         new_rs_template: V1PodTemplateSpec = deep_copy(d.spec.template)
         pod_template_spec_hash = controller_utils.compute_hash(new_rs_template, d.status.collision_count)
         template_labels = (d.spec.template.metadata.labels if d.spec.template.metadata is not None else None)
@@ -267,7 +265,7 @@ class SyncMixin:
                 # A name that depends only on the template: a retried create finds its own ReplicaSet.
                 name=generate_replica_set_name(d.metadata.name or "", pod_template_spec_hash),
                 namespace=d.metadata.namespace,
-                owner_references=[new_controller_ref(d, controller_kind)],
+                owner_references=[new_controller_ref(d, self.controller_kind)],
                 labels=dict(new_rs_template.metadata.labels or {}),
             ),
             spec=V1ReplicaSetSpec(replicas=0, min_ready_seconds=d.spec.min_ready_seconds,

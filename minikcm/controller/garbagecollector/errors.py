@@ -9,10 +9,6 @@ decide whether an item is retried:
      └── NamespacedOwnerOfClusterScopedObjectError
                                                  not retried: retrying cannot fix the reference
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/garbagecollector/errors.go
-(read at the stored copy kubernetes/kubernetes@405efe7fbb090d9d5b3909a65ddcf6ea5520c805: the file has no
-copy at the pinned commits; it has not changed in years).
-
 Start reading at: RestMappingError.
 
 Differs from Go: Go compares the two sentinel `error` values by identity

@@ -15,10 +15,6 @@ take nodes off those queues and talk to the API server:
 - orphan_dependents removes the owner's reference from every dependent, then
   the owner's orphan finalizer, so the owner goes and the dependents stay.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/garbagecollector/garbagecollector.go
-(no copy at the pinned commits; read at the stored copy kubernetes/kubernetes@02830ed24bc1ee4e69245bcb35275f16dcc2b33e,
-a modern state: typed queues, `ctx` everywhere, deleteObject with the resourceVersion precondition).
-
 Start reading at: GarbageCollector.attempt_to_delete_item, then classify_references,
 process_deleting_dependents_item and attempt_to_orphan_worker.
 
@@ -44,10 +40,9 @@ the REST mapper reset, metrics, the Debuggable graph dump (dump.go), the
 metadata client (the typed clientset reads whole objects), contextual logging.
 Differs from Go:
 - new_garbage_collector takes the clientset, the shared informer factory and
-  the ignored resources (what core.go has at hand); the clock and the
-  deterministic flag come from the factory unless given (the factory's flag
-  in turn defaults to wait.DETERMINISTIC). run's initialSyncTimeout defaults
-  to core.go's 30 s.
+  the ignored resources (what core.go has at hand); the clock comes from the
+  factory unless given, and its `driven` mark chooses the run mode once.
+  run's initialSyncTimeout defaults to core.go's 30 s.
 - attempt_to_delete_item and friends raise where Go returns an error; the
   sentinel errors are exception classes (errors.py). The three branches of
   attemptToDeleteItem's final switch are methods of their own
@@ -56,11 +51,12 @@ Differs from Go:
 - get_deletable_resources reads a list of V1APIResourceList (by default built
   from schema.RESOURCES by server_preferred_resources) instead of calling
   discovery, and returns no error.
-- orphan_dependents' goroutines are a wait.Group: inline and in order in
-  deterministic mode.
-- `steps()` is the deterministic twin of `run`: the graph builder, one
+- orphan_dependents' goroutines are a wait.Group: inline and in order on a
+  driven clock (`wait.Group(inline=clock.driven)`).
+- `steps()` is the driven-clock twin of `run`: the graph builder, one
   attempt-to-delete worker, one attempt-to-orphan worker, the queues' waiting
-  steps and the event broadcaster.
+  steps and the event broadcaster. `run`'s worker threads loop over the same
+  process_attempt_to_delete_worker / process_attempt_to_orphan_worker.
 """
 
 from __future__ import annotations
@@ -135,7 +131,9 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         """Owners known not to exist (shared with the graph builder)."""
         self.event_broadcaster = graph_builder.event_broadcaster
         self.clock: Clock = graph_builder.clock
-        self.deterministic = graph_builder.deterministic
+        self.pause_before_retry = no_pause if self.clock.driven else self.clock.sleep
+        """No upstream twin: the wait between retry_on_conflict's tries, chosen once from the clock: a driven
+        clock's steps never wait (only the driver moves that clock), any other clock sleeps."""
         self.events_started = False  # start_event_recording ran
 
     def __repr__(self) -> str:
@@ -203,7 +201,7 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         return True
 
     def steps(self) -> list[Step]:
-        """No upstream twin: the deterministic twin of `run`.
+        """No upstream twin: the driven-clock twin of `run`.
 
         Starts the event pipeline (once) and returns the graph builder's step,
         `garbagecollector/attempt-to-delete` and `garbagecollector/attempt-to-orphan`
@@ -218,7 +216,7 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         out.append(Step("garbagecollector/attempt-to-orphan", self.attempt_to_orphan_ready,
                         self.process_attempt_to_orphan_worker))
         out += self.attempt_to_orphan.steps()
-        if self.event_broadcaster.deterministic:
+        if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
             out += self.event_broadcaster.steps()
         return out
 
@@ -526,8 +524,8 @@ class GarbageCollector(OperationsMixin, PatchMixin):
     def orphan_dependents(self, owner: ObjectReference, dependents: list[Node]) -> None:
         """Port of GarbageCollector.orphanDependents: remove `owner`'s reference from every dependent.
 
-        One patch per dependent, all at once (inline, in order, in deterministic
-        mode), each with the dependent's uid as precondition. A dependent that
+        One patch per dependent, all at once (inline, in order, on a driven
+        clock), each with the dependent's uid as precondition. A dependent that
         is gone, or no longer names the owner, is fine.
 
         Raises:
@@ -550,7 +548,7 @@ class GarbageCollector(OperationsMixin, PatchMixin):
                 with errs_lock:
                     errs.append(f"orphaning {dependent.identity} failed, {err}")
 
-        group = wait.Group(deterministic=self.deterministic, name="garbagecollector/orphan")  # Go: WaitGroup
+        group = wait.Group(inline=self.clock.driven, name="garbagecollector/orphan")  # Go: WaitGroup
         for dependent in dependents:
 
             def orphan_one(d: Node = dependent) -> None:  # Go: go func(dependent *node)
@@ -623,6 +621,10 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         return self.dependency_graph_builder
 
 
+def no_pause(_: Seconds) -> None:
+    """No upstream twin: the retry pause on a driven clock, which returns at once (see pause_before_retry)."""
+
+
 def owner_refs_to_uids(refs: list[V1OwnerReference]) -> list[UID]:
     """Port of ownerRefsToUIDs (garbagecollector.go)."""
     return [ref.uid for ref in refs]
@@ -668,8 +670,8 @@ def get_deletable_resources(preferred_resources: Iterable[V1APIResourceList] | N
 
 
 def new_garbage_collector(client: Interface, informer_factory: SharedInformerFactory,
-                          ignored_resources: Iterable[GroupResource] | None, *, clock: Clock | None = None,
-                          deterministic: bool | None = None) -> GarbageCollector:
+                          ignored_resources: Iterable[GroupResource] | None, *,
+                          clock: Clock | None = None) -> GarbageCollector:
     """Port of NewGarbageCollector (garbagecollector.go), with the first Sync's monitor setup.
 
     Builds the graph builder (whose monitors register handlers on
@@ -678,11 +680,10 @@ def new_garbage_collector(client: Interface, informer_factory: SharedInformerFac
     Resources that get no monitor (minikcm has no shared informer for them:
     services) are logged, as Sync logs its monitor errors.
     Differs from Go: no metadata client, REST mapper or informersStarted;
-    `clock` and `deterministic` default to the factory's.
+    `clock` defaults to the factory's.
     """
     ignored = default_ignored_resources() if ignored_resources is None else set(ignored_resources)
-    graph_builder = new_dependency_graph_builder(client, ignored, informer_factory, clock=clock,
-                                                 deterministic=deterministic)
+    graph_builder = new_dependency_graph_builder(client, ignored, informer_factory, clock=clock)
     gc = new_composed_garbage_collector(client, graph_builder)
     try:
         gc.resync_monitors(get_deletable_resources())

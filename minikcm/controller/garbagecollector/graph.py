@@ -8,10 +8,8 @@ an informer event shows the real object. The graph builder is the only
 writer; the collector's workers read nodes, which is why each node guards its
 dependents with a lock.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/garbagecollector/graph.go
-(read at the stored copy kubernetes/kubernetes@025f2834a128798cef30018a5e6a6ae82b5ad885; the file has no
-copy at the pinned commits. `set_owners` and `replace_dependent_if_it_exists` are not in that copy: they
-are written from their use in graph_builder.go at kubernetes/kubernetes@02830ed24bc1ee4e69245bcb35275f16dcc2b33e).
+`set_owners` and `replace_dependent_if_it_exists` are reconstructed from
+their use in graph_builder.go (the copy of graph.go we had lacks them).
 
 Start reading at: Node, then Node.blocking_dependents.
 

@@ -8,10 +8,6 @@ every node a change may make collectable on `attempt_to_delete`, and every
 owner whose orphaning delete starts on `attempt_to_orphan`, for the
 collector's workers (garbagecollector.py).
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/garbagecollector/graph_builder.go
-(read at the stored copy kubernetes/kubernetes@02830ed24bc1ee4e69245bcb35275f16dcc2b33e, a modern state with
-typed work queues and `ctx` everywhere; the file has no copy at the pinned commits).
-
 Start reading at: GraphBuilder.process_graph_changes, then add_dependent_to_owners and
 process_transitions.
 
@@ -26,8 +22,9 @@ Differs from Go:
   (services) get none, and removing a monitor removes its handler.
 - metaonly.MetadataOnlyObject is the small dataclass below.
 - Iteration over Go maps (dependents, monitors) is in sorted order.
-- `steps()` exposes process_graph_changes to the deterministic driver; `run` is
-  its threaded wrapper.
+- `steps()` exposes process_graph_changes to the driver of a driven clock;
+  `run` is its threaded wrapper. The clock's `driven` mark chooses the mode
+  once, here in the constructor (queues and broadcaster built on it).
 """
 
 from __future__ import annotations
@@ -132,31 +129,28 @@ class GraphBuilder:
     """
 
     def __init__(self, client: Interface, ignored_resources: set[GroupResource],
-                 shared_informers: SharedInformerFactory, clock: Clock, deterministic: bool) -> None:
+                 shared_informers: SharedInformerFactory, clock: Clock) -> None:
         self.monitors: dict[GroupVersionResource, Monitor] = {}
         self.monitor_lock = threading.RLock()  # Go: monitorLock
         self.stop: threading.Event | None = None  # Go: stopCh, set by run
         self.running = False
-        self.event_broadcaster: EventBroadcasterImpl = new_broadcaster(clock=clock, deterministic=deterministic)
+        self.event_broadcaster: EventBroadcasterImpl = new_broadcaster(clock=clock)
         self.event_recorder: Any = self.event_broadcaster.new_recorder(
             None, V1EventSource(component="garbage-collector-controller"))
         self.client = client
         """Plays Go's metadataClient: the collector reads objects whole."""
-        self.graph_changes: RateLimitingType = new_queue("garbage_collector_graph_changes", clock, deterministic)
+        self.graph_changes: RateLimitingType = new_queue("garbage_collector_graph_changes", clock)
         """Informer events (and virtual deletes) waiting for process_graph_changes."""
         self.uid_to_node = ConcurrentUIDToNode()
-        self.attempt_to_delete: RateLimitingType = new_queue("garbage_collector_attempt_to_delete", clock,
-                                                             deterministic)
+        self.attempt_to_delete: RateLimitingType = new_queue("garbage_collector_attempt_to_delete", clock)
         """Nodes that may be garbage, for the collector's attempt-to-delete workers."""
-        self.attempt_to_orphan: RateLimitingType = new_queue("garbage_collector_attempt_to_orphan", clock,
-                                                             deterministic)
+        self.attempt_to_orphan: RateLimitingType = new_queue("garbage_collector_attempt_to_orphan", clock)
         """Owners deleted with the orphan finalizer, for the attempt-to-orphan workers."""
         self.absent_owner_cache: ReferenceCache = new_reference_cache(500)
         """Owners known not to exist; shared with the collector."""
         self.shared_informers = shared_informers
         self.ignored_resources = set(ignored_resources)
         self.clock = clock
-        self.deterministic = deterministic
 
     def __repr__(self) -> str:
         return (f"GraphBuilder(nodes={len(self.uid_to_node.uid_to_node)}, monitors={len(self.monitors)}, "
@@ -288,7 +282,7 @@ class GraphBuilder:
             log.info("Stopping component=GraphBuilder")
 
     def steps(self) -> list[Step]:
-        """No upstream twin: the deterministic twin of `run` (without starting informers).
+        """No upstream twin: the driven-clock twin of `run` (without starting informers).
 
         `garbagecollector/graph-builder` runs one process_graph_changes when an
         event is queued; the queue's waiting step follows. Whoever owns the
@@ -588,25 +582,24 @@ class GraphBuilder:
         return "dependencygraphbuilder"
 
 
-def new_queue(name: str, clock: Clock, deterministic: bool) -> RateLimitingType:
+def new_queue(name: str, clock: Clock) -> RateLimitingType:
     """No upstream twin. A work queue as NewTypedRateLimitingQueueWithConfig makes them for the graph builder."""
     return new_rate_limiting_queue_with_config(
         default_controller_rate_limiter(),
-        RateLimitingQueueConfig(name=name, clock=clock, deterministic=deterministic))
+        RateLimitingQueueConfig(name=name, clock=clock))
 
 
 def new_dependency_graph_builder(client: Interface, ignored_resources: set[GroupResource],
-                                 shared_informers: SharedInformerFactory, *, clock: Clock | None = None,
-                                 deterministic: bool | None = None) -> GraphBuilder:
+                                 shared_informers: SharedInformerFactory, *,
+                                 clock: Clock | None = None) -> GraphBuilder:
     """Port of NewDependencyGraphBuilder (graph_builder.go).
 
     Differs from Go: no metadata client or REST mapper (the client and
     minikcm.apimachinery.schema stand in), no informersStarted channel; `clock`
-    and `deterministic` default to the informer factory's.
+    defaults to the informer factory's.
     """
     clock = clock if clock is not None else shared_informers.clock
-    deterministic = shared_informers.is_deterministic() if deterministic is None else deterministic
-    return GraphBuilder(client, ignored_resources, shared_informers, clock, deterministic)
+    return GraphBuilder(client, ignored_resources, shared_informers, clock)
 
 
 DEFAULT_IGNORED_RESOURCES: frozenset[GroupResource] = frozenset({

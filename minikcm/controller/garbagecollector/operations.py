@@ -7,11 +7,10 @@ a GET to check an owner, a DELETE with the uid (and resourceVersion) as
 preconditions so that a recreated object of the same name is never hit, a
 PATCH, and the removal of a finalizer once a cascading deletion is done.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/garbagecollector/operations.go
-(no copy at the pinned commits; read at the stored copy kubernetes/kubernetes@063e0e308bb364530777ddca8ca29cd9eb3711f1,
-an old state, and its modern form from excerpts of later copies: deleteObject with the resourceVersion
-precondition and the retry without it, getObject refusing a namespaced kind without a namespace,
-removeFinalizer sending a JSON merge patch guarded by resourceVersion).
+Reconstructed from an old copy of operations.go and excerpts of later ones:
+deleteObject with the resourceVersion precondition and the retry without it,
+getObject refusing a namespaced kind without a namespace, removeFinalizer
+sending a JSON merge patch guarded by resourceVersion.
 
 Start reading at: OperationsMixin.delete_object, then remove_finalizer.
 
@@ -21,8 +20,9 @@ Differs from Go:
 - The REST mapper and the metadata client are the tables of
   resource_mapping.py (a fixed set of served kinds, typed clients by name).
 - remove_finalizer retries conflicts as retry.RetryOnConflict with
-  retry.DefaultBackoff does (4 tries), but sleeps between tries only in
-  threaded mode: a deterministic step must not wait on the fake clock.
+  retry.DefaultBackoff does (4 tries), but sleeps between tries only when
+  the collector's clock is not driven: a driver's step must not wait on the
+  fake clock that only the driver moves.
   (minikcm has no port of client-go's util/retry; the loop is written here.)
 - These methods live on a mixin that GarbageCollector combines (Go: methods
   of *GarbageCollector in this file).
@@ -180,7 +180,8 @@ def retry_on_conflict(fn: Callable[[], None], gc: GarbageCollector) -> None:
 
     Calls `fn` until it does not raise a Conflict, at most 4 times, sleeping
     10 ms, 50 ms, 250 ms (each up to 10 % longer) between tries on the
-    collector's clock in threaded mode, and not at all in deterministic mode.
+    collector's clock through `gc.pause_before_retry`, which does not wait at all
+    when that clock is driven (the collector chose it once, when it was built).
 
     Raises:
         StatusError: the last Conflict, or the first other error of `fn`.
@@ -195,7 +196,7 @@ def retry_on_conflict(fn: Callable[[], None], gc: GarbageCollector) -> None:
             if not errors.is_conflict(err):
                 raise
             last = err
-        if attempt < DEFAULT_RETRY_STEPS - 1 and not gc.deterministic:
-            gc.clock.sleep(backoff.step())
+        if attempt < DEFAULT_RETRY_STEPS - 1:
+            gc.pause_before_retry(backoff.step())
     assert last is not None
     raise last

@@ -9,10 +9,8 @@ the object) and, if the server does not support that for the kind, as a JSON
 merge patch of the whole list, computed from the cached object and guarded by
 its resourceVersion.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/garbagecollector/patch.go
-(no copy at the pinned commits; read at the stored copy kubernetes/kubernetes@0c4236dde84053bf6261946652105ca0ee87acc8.
 The strategic merge patch that deletes references moved to pkg/controller upstream:
-minikcm.controller.controller_ref_manager.generate_delete_owner_ref_strategic_merge_bytes).
+minikcm.controller.controller_ref_manager.generate_delete_owner_ref_strategic_merge_bytes.
 
 Start reading at: PatchMixin.patch, then delete_owner_ref_json_merge_patch.
 

@@ -6,10 +6,9 @@ deleted ReplicaSet cost one GET of the ReplicaSet, not a hundred. The graph
 builder adds owners whose delete it observed; the collector adds owners its
 lookups found missing. A bounded LRU: the least recently used entry goes first.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/garbagecollector/uid_cache.go
-(read at the stored copy kubernetes/kubernetes@18e0ba763c881907c9681c97e52fd120b6854795, where the type
-was still UIDCache keyed by uid; the 1.36 ReferenceCache keys by the owner's whole objectReference, as
-garbagecollector.go and graph_builder.go at kubernetes/kubernetes@02830ed24bc1ee4e69245bcb35275f16dcc2b33e use it).
+Reconstructed from an older copy, where the type was still UIDCache keyed by
+uid; the 1.36 ReferenceCache keys by the owner's whole objectReference, as
+garbagecollector.go and graph_builder.go use it.
 
 Start reading at: ReferenceCache.has.
 

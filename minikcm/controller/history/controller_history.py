@@ -8,12 +8,9 @@ snapshots, sorts them, and reads and writes them: `RealHistory` through the
 API server (the controller), `FakeHistory` straight into an informer's
 indexer (tests).
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/history/controller_history.go
-(read at kubernetes/kubernetes@95f08499d652a6211121d8af35f470609217c730, the pre-1.36 layout;
-the pinned commits 2e0908106e44 / 008b3652959c hold no copy. The 1.36 additions, the
-controller-revision index and the `parent_kind` argument of ListControllerRevisions,
-follow pull request #135579 and the 1.36 benchmark_test.go read at
-kubernetes/kubernetes@6732d913237bd282d81fe99df860938c5d60480a.)
+The 1.36 additions, the controller-revision index and the `parent_kind`
+argument of ListControllerRevisions, are reconstructed from pull request
+#135579 and the 1.36 benchmark_test.go on top of the pre-1.36 layout.
 
 Start reading at: hash_controller_revision, then RealHistory.create_controller_revision
 and RealHistory.list_controller_revisions.
@@ -44,7 +41,7 @@ Differs from Go:
   (Go's client returns an empty object on error and the code copies it).
 - The index name `controllerRevisionController` and its key layout
   (`<namespace>/<Kind>/<name>/<uid>`, orphans under `<namespace>`, as the pod
-  controller index) are reconstructed from PR #135579's review, not read at the pin.
+  controller index) are reconstructed from PR #135579's review.
 """
 
 from __future__ import annotations

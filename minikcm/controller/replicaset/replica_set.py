@@ -7,10 +7,6 @@ which claims the matching pods, creates missing ones in slow-start batches or
 deletes surplus ones (the least valuable first), and writes the counts it
 observed to the ReplicaSet's status.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/replicaset/replica_set.go
-(read at kubernetes/kubernetes@2e0908106e4420a601e50d6edfd41475de87a3e1, main shortly
-before the 1.36 branch was cut).
-
 Start reading at: ReplicaSetController.sync_replica_set, then manage_replicas
 and slow_start_batch; add_pod, update_pod and delete_pod keep the expectations.
 
@@ -30,10 +26,11 @@ Not ported: metrics (ReplicaSetRequeueSkips, SortingDeletionAgeRatio),
 contextual logging, the ReplicationController adapters.
 Differs from Go:
 - No struct embedding: the GroupVersionKind is the field `gvk`; `kind` reads it.
-- The clock and the deterministic flag are injected (default: the informer
-  factory's). Deterministic mode uses `steps()` instead of `run()`, and the
-  goroutines of slow_start_batch and of the parallel deletes run inline, in
-  order (wait.Group).
+- The clock is injected (default: the informer factory's) and chooses the run
+  mode once: on a driven clock (`clock.driven`) the driver runs `steps()`
+  instead of `run()`, and the goroutines of slow_start_batch and of the
+  parallel deletes run inline, in order (`wait.Group(inline=clock.driven)`).
+  `run()`'s worker threads loop over the same `process_next_work_item`.
 - Errors are raised (PORTING §4); sync_replica_set catches manage_replicas'
   error, puts it in the status and raises it afterwards, as Go returns it.
 - slow_start_batch returns (successes, error) (STYLE §7, "Exception to the rule").
@@ -85,8 +82,7 @@ log = logging.getLogger(__name__)
 
 BURST_REPLICAS = 500
 """Port of BurstReplicas: a sync creates or deletes at most this many pods, then waits to see them."""
-STATUS_UPDATE_RETRIES = 1
-"""Port of statusUpdateRetries: how often a failed status write is retried on a fresh copy."""
+# Go's statusUpdateRetries is STATUS_UPDATE_RETRIES in replica_set_utils.py, beside its only user.
 CONTROLLER_UID_INDEX = "controllerUID"
 """Port of controllerUIDIndex: ReplicaSets indexed by the UID of their controller (a Deployment)."""
 REPLICA_SET_GROUP_RESOURCE = GroupResource("apps", "replicasets")
@@ -115,18 +111,16 @@ def default_replica_set_controller_features() -> ReplicaSetControllerFeatures:
 
 def new_replica_set_controller(rs_informer: ResourceInformer[ReplicaSetLister],
                                pod_informer: ResourceInformer[PodLister], kube_client: Interface,
-                               burst_replicas: int, *, clock: Clock | None = None,
-                               deterministic: bool | None = None) -> ReplicaSetController:
+                               burst_replicas: int, *, clock: Clock | None = None) -> ReplicaSetController:
     """Port of NewReplicaSetController: the controller, its event recorder and consistency store.
 
     With StaleControllerConsistencyReplicaSet on (the 1.36 default) the store
     compares against both informers' stores, and every pod the controller
     writes is recorded under its ReplicaSet.
-    Differs from Go: `clock` and `deterministic` default to the informer factory's.
+    Differs from Go: `clock` defaults to the informer factory's.
     """
     clock = clock if clock is not None else rs_informer.factory.clock
-    deterministic = rs_informer.factory.is_deterministic() if deterministic is None else deterministic
-    event_broadcaster = new_broadcaster(clock=clock, deterministic=deterministic)
+    event_broadcaster = new_broadcaster(clock=clock)
 
     consistency_store: consistencyutil.ConsistencyStore = consistencyutil.new_noop_consistency_store()
     pod_write_callback: Callable[[V1Pod, V1OwnerReference | None], None] | None = None
@@ -150,15 +144,15 @@ def new_replica_set_controller(rs_informer: ResourceInformer[ReplicaSetLister],
         "replicaset_controller", "replicaset",
         controller_utils.RealPodControl(kube_client=kube_client, recorder=recorder, on_write=pod_write_callback),
         event_broadcaster, default_replica_set_controller_features(), consistency_store,
-        clock=clock, deterministic=deterministic)
+        clock=clock)
 
 
 def new_base_controller(rs_informer: ResourceInformer[ReplicaSetLister], pod_informer: ResourceInformer[PodLister],
                         kube_client: Interface, burst_replicas: int, gvk: GroupVersionKind, metric_owner_name: str,
                         queue_name: str, pod_control: PodControlInterface, event_broadcaster: EventBroadcasterImpl,
                         controller_features: ReplicaSetControllerFeatures,
-                        consistency_store: consistencyutil.ConsistencyStore, *, clock: Clock | None = None,
-                        deterministic: bool | None = None) -> ReplicaSetController:
+                        consistency_store: consistencyutil.ConsistencyStore, *,
+                        clock: Clock | None = None) -> ReplicaSetController:
     """Port of NewBaseController: build the controller and hook it to its informers.
 
     Registers the handlers, adds the controllerUID index (ReplicaSets) and the
@@ -167,14 +161,13 @@ def new_base_controller(rs_informer: ResourceInformer[ReplicaSetLister], pod_inf
     """
     del metric_owner_name
     clock = clock if clock is not None else rs_informer.factory.clock
-    deterministic = rs_informer.factory.is_deterministic() if deterministic is None else deterministic
     queue = workqueue.new_rate_limiting_queue_with_config(
         workqueue.default_controller_rate_limiter(clock),
-        workqueue.RateLimitingQueueConfig(name=queue_name, clock=clock, deterministic=deterministic))
+        workqueue.RateLimitingQueueConfig(name=queue_name, clock=clock))
     expectations = controller_utils.new_uid_tracking_controller_expectations(
         controller_utils.new_controller_expectations(clock))
     rsc = ReplicaSetController(gvk, kube_client, pod_control, event_broadcaster, burst_replicas, expectations,
-                               queue, queue_name, clock, consistency_store, controller_features, deterministic)
+                               queue, queue_name, clock, consistency_store, controller_features)
 
     rs_shared = rs_informer.informer()
     rs_shared.add_event_handler(ResourceEventHandlerFuncs(rsc.add_rs, rsc.update_rs, rsc.delete_rs))
@@ -221,7 +214,7 @@ class ReplicaSetController:
                  expectations: controller_utils.UIDTrackingControllerExpectations, queue: RateLimitingType,
                  queue_name: str,
                  clock: Clock, consistency_store: consistencyutil.ConsistencyStore,
-                 controller_features: ReplicaSetControllerFeatures, deterministic: bool) -> None:
+                 controller_features: ReplicaSetControllerFeatures) -> None:
         self.gvk = gvk  # Go: the embedded schema.GroupVersionKind
         self.kube_client = kube_client
         self.pod_control = pod_control
@@ -245,8 +238,8 @@ class ReplicaSetController:
         self.clock = clock
         self.consistency_store = consistency_store
         self.controller_features = controller_features
-        self.deterministic = deterministic
-        """True: no threads (steps() instead of run(), inline batches)."""
+        self.inline = clock.driven
+        """No upstream twin, read once from the clock: batches and deletes run inline (a driver's world)."""
         self.events_started = False  # run() or steps() started the event pipeline
 
     @property
@@ -287,7 +280,7 @@ class ReplicaSetController:
             self.event_broadcaster.shutdown()  # Go: deferred Shutdown
 
     def steps(self) -> list[Step]:
-        """No upstream twin: run()'s deterministic twin (starts the event pipeline once).
+        """No upstream twin: run()'s driven-clock twin (starts the event pipeline once).
 
         `<queue>/worker` runs one process_next_work_item when a key is queued;
         then come the queue's waiting step and the event broadcaster's step.
@@ -295,7 +288,7 @@ class ReplicaSetController:
         self.start_event_recording()
         out = [Step(f"{self.queue_name}/worker", self.worker_ready, self.process_next_work_item)]
         out += self.queue.steps()
-        if self.event_broadcaster.deterministic:
+        if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
             out += self.event_broadcaster.steps()
         return out
 
@@ -575,7 +568,7 @@ class ReplicaSetController:
                     raise
 
             successful_creations, err = slow_start_batch(
-                diff, controller_utils.SLOW_START_INITIAL_BATCH_SIZE, create_one, deterministic=self.deterministic)
+                diff, controller_utils.SLOW_START_INITIAL_BATCH_SIZE, create_one, inline=self.inline)
             # The informer will never show the creates that were skipped.
             if (skipped_pods := diff - successful_creations) > 0:
                 log.info("Slow-start failure. Skipping creation of pods, decrementing expectations "
@@ -610,7 +603,7 @@ class ReplicaSetController:
                         with errs_lock:
                             errs.append(err)
 
-            group = wait.Group(deterministic=self.deterministic, name=f"{self.queue_name}/delete")  # Go: WaitGroup
+            group = wait.Group(inline=self.inline, name=f"{self.queue_name}/delete")  # Go: WaitGroup
             for pod in pods_to_delete:
                 group.start(functools.partial(delete_one, pod))
             group.wait()
@@ -741,18 +734,19 @@ class ReplicaSetController:
 
 
 def slow_start_batch(count: int, initial_batch_size: int, fn: Callable[[], None], *,
-                     deterministic: bool | None = None) -> tuple[int, Exception | None]:
+                     inline: bool = False) -> tuple[int, Exception | None]:
     """Port of slowStartBatch: call `fn` `count` times, in batches that double while all goes well.
 
-    The calls of a batch run concurrently (inline and in order in deterministic
-    mode). After a batch with a failure no batch starts, so a template that
-    can never work costs a few failed creates, not hundreds. Example, count 10
+    The calls of a batch run concurrently (inline and in order with `inline`).
+    After a batch with a failure no batch starts, so a template that can never
+    work costs a few failed creates, not hundreds. Example, count 10
     from 1: batches of 1, 2, 4, 3; if the 6th call fails (batch of 4), that
     batch still finishes: 6 successes, and the last 3 calls never happen.
 
     Returns: (calls that succeeded, an error of the failed batch or None).
     Differs from Go: the error comes back next to the count (the caller uses
-    both); `deterministic` (None: wait.DETERMINISTIC) runs calls inline.
+    both); `inline` (no Go twin; callers pass `inline=clock.driven`) runs the
+    calls on the caller's thread.
     """
     remaining = count
     successes = 0
@@ -768,7 +762,7 @@ def slow_start_batch(count: int, initial_batch_size: int, fn: Callable[[], None]
                 with errs_lock:
                     errs.append(err)
 
-        group = wait.Group(deterministic=deterministic, name="slow-start-batch")  # Go: WaitGroup
+        group = wait.Group(inline=inline, name="slow-start-batch")  # Go: WaitGroup
         for _ in range(batch_size):
             group.start(call_once)
         group.wait()

@@ -7,11 +7,6 @@ and turns a failed create or delete into a ReplicaFailure condition;
 `update_replica_set_status` writes that status back, skipping the write when
 nothing changed and retrying once on a fresh copy when the write fails.
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/replicaset/replica_set_utils.go
-(the pinned commits 2e0908106e44 / 008b3652959c / 95f08499d652 hold no copy; read at a
-stored modern copy, 8,454 bytes, whose calculateStatus takes the terminating pods, the
-controller features and `now`, exactly as replica_set.go at 2e0908106e44 calls it).
-
 Start reading at: calculate_status, then update_replica_set_status.
 
 Not ported: contextual logging (one debug line per status write instead).
@@ -23,6 +18,9 @@ Differs from Go:
   the controller clock's time; Go reads metav1.Now()).
 - update_replica_set_status raises the update's (or the re-read's) error
   instead of returning it (PORTING §4).
+- STATUS_UPDATE_RETRIES (Go: statusUpdateRetries, in replica_set.go) lives
+  here, beside its only user, so that replica_set.py imports this module and
+  this module does not import replica_set.py back.
 """
 
 from __future__ import annotations
@@ -45,6 +43,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+STATUS_UPDATE_RETRIES = 1
+"""Port of statusUpdateRetries (replica_set.go): how often a failed status write is retried on a fresh copy."""
+
 REPLICA_SET_REPLICA_FAILURE = "ReplicaFailure"
 """Port of apps.ReplicaSetReplicaFailure (k8s.io/api/apps/v1): a pod could not be created or deleted."""
 
@@ -58,7 +59,7 @@ def update_replica_set_status(c: ReplicaSetInterface, rs: V1ReplicaSet, new_stat
     observedGeneration = rs.metadata.generation (the generation this sync
     acted on, so a retry cannot claim to have seen a newer spec) and is
     written with UpdateStatus. A failed write is retried STATUS_UPDATE_RETRIES
-    (replica_set.py) times, each on a copy fetched fresh from the API server (its
+    times, each on a copy fetched fresh from the API server (its
     resourceVersion may have moved on).
 
     `rs` must be the caller's own copy: its status is overwritten.
@@ -75,9 +76,6 @@ def update_replica_set_status(c: ReplicaSetInterface, rs: V1ReplicaSet, new_stat
             and (rs.metadata.generation or 0) == (old.observed_generation or 0)
             and old.conditions == new_status.conditions):
         return rs
-
-    # replica_set.py imports this module, so its constant is looked up at call time.
-    from minikcm.controller.replicaset.replica_set import STATUS_UPDATE_RETRIES
 
     # Record the generation we acted on (Go: newStatus is a copy; so is ours).
     new_status = new_status.model_copy(update={"observed_generation": rs.metadata.generation or 0})

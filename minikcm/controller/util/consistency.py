@@ -9,10 +9,6 @@ new as the controller's last write, the sync is refused with a
 `ConsistencyError` and retried later, so the controller never acts on a cache
 that does not yet show its own work (the source of duplicate pod creates).
 
-Upstream file: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/util/consistency/consistency.go
-(read at kubernetes/kubernetes@d7ce957d8a8729e0e9c2e365288277d742491a5b, a 1.36-era
-commit; the pinned commits hold no copy of it).
-
     owner (ns/name) --writes--> OwnerRecord{owner_uid, {GroupResource: newest written RV}}
     ensure_ready(owner): every written RV <= that resource's informer
         last_store_sync_resource_version()  -> ready, record dropped

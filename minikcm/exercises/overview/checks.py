@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from minikcm.apiserver.server import APIServer
-from minikcm.client import Fake, InProcessClientset
+from minikcm.client import InProcessClientset
+from minikcm.client.testing import Fake
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.cmd.controller_manager import (
     ControllerDescriptor,
@@ -84,7 +85,7 @@ def stand_in_descriptors() -> dict[str, ControllerDescriptor]:
 
 def play_startup(flags: list[str] = STARTUP_FLAGS) -> Startup:
     """Parse `flags` with the real options, then run one controller manager for 30 s of fake time."""
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     client = InProcessClientset(APIServer(clock=clock, rng=random.Random(1)), fake=Fake())
     rng = random.Random(7)
     options = new_kube_controller_manager_options()
@@ -95,7 +96,7 @@ def play_startup(flags: list[str] = STARTUP_FLAGS) -> Startup:
     except (argparse.ArgumentError, SystemExit) as err:
         raise CheckFailed(f"kube-controller-manager's flags did not parse: {err}") from None
     c = options.config(known_controllers(), controllers_disabled_by_default(), controller_aliases(),
-                       client=client, clock=clock, rng=rng, deterministic=True).complete()
+                       client=client, clock=clock, rng=rng).complete()
     driver = Driver(clock)
     manager = ControllerManager(c, driver, identity="kcm-a", clock=clock, rng=rng,
                                 new_descriptors=stand_in_descriptors)

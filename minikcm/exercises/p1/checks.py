@@ -25,7 +25,8 @@ from typing import Any
 
 from minikcm.apimachinery import errors
 from minikcm.client import InProcessClientset
-from minikcm.client.fake import Action, new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
+from minikcm.client.testing import Action
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.exercises.base import Case, Chapter, CheckFailed, Exercise, expect, expect_equal
 from minikcm.driver import Driver
@@ -185,7 +186,7 @@ def run_leader_failover_renewals() -> None:
 
 def run_release_on_cancel() -> None:
     """Two candidates releasing on cancel: cancel the leader, the other leads within one jittered retry."""
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     world_client = new_simple_clientset(clock=clock)
     driver = Driver(clock, trace_steps=False)
     leading: set[str] = set()

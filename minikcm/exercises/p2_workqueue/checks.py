@@ -309,8 +309,8 @@ def when_cases() -> list[Case]:
 
 
 def delaying() -> tuple[FakeClock, DelayingType]:
-    clock = FakeClock(EPOCH)
-    return clock, new_delaying_queue_with_config(DelayingQueueConfig(name="exercise", clock=clock, deterministic=True))
+    clock = FakeClock(EPOCH, driven=True)
+    return clock, new_delaying_queue_with_config(DelayingQueueConfig(name="exercise", clock=clock))
 
 
 def parked(q: DelayingType) -> dict[Any, float]:

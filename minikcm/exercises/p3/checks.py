@@ -41,7 +41,8 @@ from kubernetes.client import (
 )
 
 from minikcm.client import InProcessClientset
-from minikcm.client.fake import Action, CreateAction, UpdateAction, new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
+from minikcm.client.testing import Action, CreateAction, UpdateAction
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller.deployment.deployment_controller import DeploymentController, new_deployment_controller
 from minikcm.controller.deployment.util import deployment_util as util
@@ -132,11 +133,11 @@ def echo(action: Action) -> tuple[bool, Any, Exception | None]:
 
 def controller() -> tuple[DeploymentController, InProcessClientset]:
     """A Deployment controller over never-started informers; its client records calls and echoes updates."""
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     client = new_simple_clientset(clock=clock)
     assert client.fake is not None
     client.fake.prepend_reactor("*", "*", echo)
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, deterministic=True)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock)
     dc = new_deployment_controller(factory.apps().v1().deployments(), factory.apps().v1().replica_sets(),
                                    factory.core().v1().pods(), client)
     dc.event_recorder = FakeRecorder()

@@ -80,7 +80,7 @@ def slow_start(count: int, initial: int, fail_calls: set[int], want_successes: i
             errors.append(err)
             raise err
 
-    successes, err = replica_set.slow_start_batch(count, initial, fn, deterministic=True)
+    successes, err = replica_set.slow_start_batch(count, initial, fn, inline=True)
     situation = f"count {count} from {initial}, calls {sorted(fail_calls) or 'none'} failing"
     expect_equal((successes, calls), (want_successes, want_calls), f"(successes, calls made) for {situation}")
     if errors:

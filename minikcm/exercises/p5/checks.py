@@ -229,7 +229,7 @@ class RecordingPodControl:
 def new_control(pod_control: RecordingPodControl) -> control.DefaultStatefulSetControl:
     """A real DefaultStatefulSetControl over the recording pod control (no history or status writer needed)."""
     return control.DefaultStatefulSetControl(pod_control, None, None,  # type: ignore[arg-type]
-                                             control.LRUCache(1), deterministic=True)
+                                             control.LRUCache(1), inline=True)
 
 
 def mode(monotonic: bool) -> str:
@@ -322,7 +322,7 @@ def members_in_order(states: list[str], want_stop: bool, want_calls: list[str]) 
     def process(i: int) -> bool:
         return ssc.process_replica(set_, update_set, True, pods, i, NOW)
 
-    stop = control.run_for_all(pods, process, True, deterministic=True)
+    stop = control.run_for_all(pods, process, True, inline=True)
     expect_equal((stop, pc.calls), (want_stop, want_calls),
                  f"(stop the sync, pod-control calls) for members {states} (OrderedReady)")
 
@@ -418,7 +418,7 @@ def scale_down_in_order(states: list[tuple[str, bool]], first_unhealthy: int | N
     def process(i: int) -> bool:
         return ssc.process_condemned(set_, first, True, pods, i, NOW)
 
-    stop = control.run_for_all(pods, process, True, deterministic=True)
+    stop = control.run_for_all(pods, process, True, inline=True)
     shown = [f"web-{4 - i} {state}{' terminating' if term else ''}" for i, (state, term) in enumerate(states)]
     expect_equal((stop, pc.calls), (want_stop, want_calls),
                  f"(stop the sync, pod-control calls) for condemned {shown} (OrderedReady)")

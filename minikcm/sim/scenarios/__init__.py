@@ -44,7 +44,7 @@ from minikcm.sim.scenarios.workqueue import build_workqueue_retry
 SCENARIOS: dict[str, Scenario] = {
     "leader-failover": Scenario(
         "leader-failover", "p1",
-        "领导者选举：主节点崩溃后，另一个候选者在租约过期后接管",
+        "领导者选举：领导者崩溃后，另一个候选者在租约过期后接管",
         "Leader election: the leader crashes and a follower takes over once the lease expires",
         build_leader_failover),
     "informer-relist": Scenario(

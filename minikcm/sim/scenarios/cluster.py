@@ -2,7 +2,7 @@
 
 The chapter scenarios about workload controllers (Deployments, ReplicaSets,
 StatefulSets, the garbage collector) all need the same world: the embedded
-API server, one shared informer factory in deterministic mode, some
+API server, one shared informer factory on a driven FakeClock, some
 controllers, the simulated kubelet, and the driver that runs their steps. A
 `Cluster` builds it, so a scenario only says which controllers it wants and
 what the user does:
@@ -200,11 +200,11 @@ class Cluster:
         rng = random.Random(seed)
         self.seed = seed
         self.namespace = namespace
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(rng.getrandbits(64)))
         self.client = InProcessClientset(self.server)
         self.factory = new_shared_informer_factory_with_options(
-            self.client, 0, clock=self.clock, rng=random.Random(rng.getrandbits(64)), deterministic=True)
+            self.client, 0, clock=self.clock, rng=random.Random(rng.getrandbits(64)))  # driven: steps, no threads
         self.component_rng = random.Random(rng.getrandbits(64))
         """Seeds the components that draw random numbers (the kubelet's node and IP choices)."""
         self.driver = Driver(self.clock)
@@ -267,7 +267,7 @@ class Cluster:
         return self.add_component("garbagecollector", new_garbage_collector(self.client, self.factory, None))
 
     def start(self) -> None:
-        """Start the informers (deterministic: no threads) and schedule every step.
+        """Start the informers (a driven clock: no threads) and schedule every step.
 
         Step order, which is the driver's scheduling policy: the API server,
         the informers, then the components in the order they were added.

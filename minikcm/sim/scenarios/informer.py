@@ -73,7 +73,7 @@ class InformerRelist:
 
     def __init__(self, seed: int) -> None:
         rng = random.Random(seed)
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(rng.getrandbits(64)),
                                 history_window=HISTORY_WINDOW, watcher_buffer=WATCHER_BUFFER)
         self.client = InProcessClientset(self.server)

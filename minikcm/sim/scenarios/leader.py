@@ -108,7 +108,7 @@ class LeaderFailover:
 
     def __init__(self, seed: int) -> None:
         rng = random.Random(seed)
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(rng.getrandbits(64)))
         self.client = InProcessClientset(self.server)
         self.driver = Driver(self.clock, trace_steps=False)  # every elector step narrates its decision

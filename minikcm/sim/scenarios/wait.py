@@ -109,7 +109,7 @@ class WaitBackoff:
 
     def __init__(self, seed: int) -> None:
         rng = random.Random(seed)
-        self.clock = JumpingClock(EPOCH)
+        self.clock = JumpingClock(EPOCH, driven=True)
         self.driver = Driver(self.clock)
         self.run = Run("wait-backoff", seed, self.clock, self.driver, self.play)
         self.backoff = replace(BACKOFF, rng=random.Random(rng.getrandbits(64)))

@@ -51,11 +51,11 @@ class WorkqueueRetry:
     """
 
     def __init__(self, seed: int) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.driver = Driver(self.clock)
         self.run = Run("workqueue-retry", seed, self.clock, self.driver, self.play)
         self.delaying: DelayingType = new_delaying_queue_with_config(
-            DelayingQueueConfig(name="demo", clock=self.clock, deterministic=True))  # no waiting thread
+            DelayingQueueConfig(name="demo", clock=self.clock))  # a driven clock: no waiting thread
         self.queue: RateLimitingType = new_rate_limiting_queue_with_delaying_interface(
             self.delaying, default_controller_rate_limiter(self.clock))
         self.failures_left = dict(FAILURES)

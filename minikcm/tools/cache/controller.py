@@ -32,8 +32,10 @@ Differs from Go:
   its process thread through runtime.handle_crash.
 - The client-go feature gates this file reads are module constants
   (FEATURE_IN_ORDER_INFORMERS & co., set as at 1.36), read at call time.
-- Deterministic mode: `steps()` gives the reflector's steps and one
-  `process` step (one pop per run); `run()` starts the same bodies in threads.
+- One code path per loop: `steps()` (for the driver of a driven clock) gives
+  the reflector's steps and one `process` step (`process_next`, one pop per
+  run); `run()` starts a reflector thread looping over the same reflector
+  steps and pops with the same `process_next` on the calling thread.
 """
 
 from __future__ import annotations
@@ -157,7 +159,7 @@ class ControllerImpl:
     """Port of controller (controller.go): runs one reflector and pops its queue into `config.process`.
 
     Thread: in threaded mode `run` starts the reflector thread and pops on the
-    calling thread; in deterministic mode the driver calls `steps()`.
+    calling thread; on a driven clock the driver calls `steps()` (the same bodies).
     Differs from Go: named ControllerImpl because the interface keeps `Controller`.
     """
 
@@ -179,7 +181,7 @@ class ControllerImpl:
 
         Starts the reflector in a thread named `reflector/<name>` and a thread
         that closes the queue once `stop` is set; pops on the calling thread.
-        Threaded mode only: the deterministic driver uses steps() instead.
+        Threaded mode only: the driver of a driven clock uses steps() instead.
         Blocks: until `stop` is set and the reflector thread has ended.
         Raises: whatever a process function raised (Go: a panic), after
         runtime.handle_crash has logged it.

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from minikcm.tools.cache.store import Key, KeyFunc, Store, meta_accessor
+from minikcm.tools.cache.store_base import Key, KeyFunc, Store, meta_accessor
 
 
 class Indexer(Store, Protocol):

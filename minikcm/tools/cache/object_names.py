@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from minikcm.apimachinery.types import NamespacedName
+from minikcm.tools.cache.store_base import split_meta_namespace_key
 
 
 @dataclass(frozen=True, order=True)
@@ -54,8 +55,6 @@ def parse_object_name(s: str) -> ObjectName:
     Raises:
         ValueError: `s` has more than one slash.
     """
-    from minikcm.tools.cache.store import split_meta_namespace_key  # store imports this module
-
     namespace, name = split_meta_namespace_key(s)
     return ObjectName(namespace=namespace, name=name)
 

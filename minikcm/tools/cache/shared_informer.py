@@ -9,17 +9,20 @@ handler in order, so a slow handler delays only itself. Listeners may ask for
 periodic resyncs (every cached object again, as an update) at their own period.
 
 Start reading at: SharedIndexInformerImpl.handle_deltas, then SharedProcessor.distribute,
-then ProcessorListener.deliver_one (deterministic) or ProcessorListener.run (threaded).
+then ProcessorListener.deliver_one (the step that ProcessorListener.run's thread loops over).
 
-Design notes. Threaded mode (`run(stop)`) has threads `reflector/<name>`,
-the caller's (pops the FIFO), `informer/<name>/processor` (starts and stops the
-listeners), `informer/<name>/synced` (sets `synced` once the FIFO handed out
-its first list) and per listener `informer/<name>/listener-<n>` (delivers) and
-`.../listener-synced-<n>` (passes the informer's sync on).
-Deterministic mode (`steps()`) runs the same bodies in this fixed order: the
-reflector's list, watch and resync; `controller/<name>/process` (one pop);
-`informer/<name>/synced`; `informer/<name>/listeners`, where each listener in
-registration order delivers one buffered notification. Listeners come and go
+Design notes. One code path per loop: every loop is a step method, and a
+thread only waits for work and then calls that step. Threaded mode
+(`run(stop)`) has threads `reflector/<name>` (the reflector's steps), the
+caller's (`process_next`), `informer/<name>/processor` (starts and stops the
+listeners), `informer/<name>/synced` (waits, then `mark_synced`) and per
+listener `informer/<name>/listener-<n>` (waits, then `deliver_one`) and
+`.../listener-synced-<n>` (waits, then `pass_on_sync`).
+On a driven clock (`steps()`) the driver calls the same bodies in this fixed
+order: the reflector's list, watch and resync; `controller/<name>/process` (one
+pop); `informer/<name>/synced`; `informer/<name>/listeners`, where each
+listener in registration order passes the sync on and delivers one buffered
+notification. Listeners come and go
 while the informer runs, so they share that one step rather than needing the
 driver to learn about each. Upstream's processorListener needs a second
 goroutine, `pop`, only to make its channel unbounded (addCh -> ring buffer ->
@@ -353,7 +356,10 @@ class SharedIndexInformerImpl:
         ]
 
     def close_synced_when_done(self, stop: threading.Event) -> None:
-        """Port of the goroutine in Run that closes `synced` once the controller has synced (threaded mode)."""
+        """Port of the goroutine in Run that closes `synced` once the controller has synced (threaded mode).
+
+        Holds no logic: waits for the controller's checker, then calls the step `mark_synced`.
+        """
         assert self.controller is not None
         done = self.controller.has_synced_checker().done()
         while not stop.is_set():
@@ -365,9 +371,15 @@ class SharedIndexInformerImpl:
         """No upstream twin. The synced step has work: the controller synced, `synced` not yet set."""
         return self.controller is not None and not self.synced.is_set() and self.controller.has_synced()
 
-    def mark_synced(self) -> None:
-        """No upstream twin. Set `synced` (Go: close(s.synced))."""
+    def mark_synced(self) -> bool:
+        """No upstream twin. The synced step: once the controller has synced, set `synced` (Go: close(s.synced)).
+
+        Returns whether `synced` is set. The `synced` thread and the driver both call it.
+        """
+        if self.controller is None or not self.controller.has_synced():
+            return False
         self.synced.set()
+        return True
 
     def has_started(self) -> bool:
         """Port of sharedIndexInformer.HasStarted."""
@@ -575,8 +587,9 @@ class SharedProcessor:
         self.listeners: dict[ProcessorListener, bool] = {}
         self.clock = clock
         # Go: one wg for every listener goroutine; two groups here, so thread names say what they do.
-        self.group = wait.Group(deterministic=False, name=f"informer/{name}/listener")
-        self.synced_group = wait.Group(deterministic=False, name=f"informer/{name}/listener-synced")
+        # Only `run` uses them (threads); on a driven clock the driver calls deliver_step instead.
+        self.group = wait.Group(name=f"informer/{name}/listener")
+        self.synced_group = wait.Group(name=f"informer/{name}/listener-synced")
 
     def __repr__(self) -> str:
         return f"<SharedProcessor listeners={len(self.listeners)} started={self.listeners_started}>"
@@ -638,7 +651,7 @@ class SharedProcessor:
         self.synced_group.wait()
 
     def start_without_threads(self) -> None:
-        """No upstream twin. Deterministic start: listeners are served by deliver_step, not threads."""
+        """No upstream twin. Start on a driven clock: listeners are served by deliver_step, not threads."""
         with self._lock:
             self.listeners_started = True
 
@@ -649,12 +662,12 @@ class SharedProcessor:
         return any(listener.pending_notifications or listener.needs_upstream_sync() for listener in listeners)
 
     def deliver_step(self) -> None:
-        """No upstream twin. Deterministic mode: each listener, in registration order, delivers one notification."""
+        """No upstream twin. The driver's stand-in for the listener threads: each listener, in registration order,
+        runs its two step bodies once (`pass_on_sync`, then `deliver_one`)."""
         with self._lock:
             listeners = list(self.listeners)
         for listener in listeners:
-            if listener.needs_upstream_sync():
-                listener.sync_tracker.upstream_has_synced()  # Go: watchSynced
+            listener.pass_on_sync()
             listener.deliver_one()
 
     def should_resync(self) -> bool:
@@ -741,28 +754,33 @@ class ProcessorListener:
     def run(self) -> None:
         """Port of processorListener.run (shared_informer.go): deliver notifications until closed (threaded mode).
 
+        Holds no logic: waits for a notification, then calls the step `deliver_one`.
         A raising handler goes to runtime.handle_crash (which ends this thread
         unless REALLY_CRASH is off); the next delivery then waits one second.
         """
         sleep_after_crash = False
-        while True:
-            with self._cond:
-                while not self.pending_notifications and not self.closed:
-                    self._cond.wait()
-                if self.closed:
-                    return
-                notification = self.pending_notifications.popleft()
+        while self.wait_for_notification():
             if sleep_after_crash:
                 self.clock.sleep(1.0)
             sleep_after_crash = True
             try:
-                self.handle(notification)
+                self.deliver_one()
                 sleep_after_crash = False
             except Exception:
                 runtime.handle_crash()  # Go: deferred HandleCrash in the per-notification func
 
+    def wait_for_notification(self) -> bool:
+        """No upstream twin. Block until a notification is buffered (True) or the listener is closed (False)."""
+        with self._cond:
+            while not self.pending_notifications and not self.closed:
+                self._cond.wait()
+            return not self.closed
+
     def deliver_one(self) -> bool:
-        """No upstream twin. Deterministic mode: deliver one buffered notification. False when none was buffered."""
+        """No upstream twin. The listener's step: deliver one buffered notification. False when none was buffered.
+
+        The listener thread (`run`) and the driver (`SharedProcessor.deliver_step`) both call it.
+        """
         notification = self.pop()
         if notification is None:
             return False
@@ -783,15 +801,28 @@ class ProcessorListener:
             runtime.handle_error(None, "unrecognized notification", "notificationType", type(notification).__name__)
 
     def watch_synced(self) -> None:
-        """Port of processorListener.watchSynced: once the informer has synced, tell the sync tracker (threaded)."""
+        """Port of processorListener.watchSynced: once the informer has synced, tell the sync tracker (threaded).
+
+        Holds no logic: waits for the informer's `done`, then calls the step `pass_on_sync`.
+        """
         upstream = self.upstream_has_synced.done()
         while not self.done.is_set():
             if upstream.wait(WAIT_SLICE):
-                self.sync_tracker.upstream_has_synced()
+                self.pass_on_sync()
                 return
 
+    def pass_on_sync(self) -> bool:
+        """No upstream twin. The body of watchSynced: once the informer has synced, tell the tracker (once).
+
+        Returns whether it told the tracker now. The listener-synced thread and the driver both call it.
+        """
+        if not self.needs_upstream_sync():
+            return False
+        self.sync_tracker.upstream_has_synced()
+        return True
+
     def needs_upstream_sync(self) -> bool:
-        """No upstream twin. Deterministic mode: the informer synced but the tracker has not been told."""
+        """No upstream twin. The informer synced but the tracker has not been told."""
         return not self.sync_tracker.upstream_synced and self.upstream_has_synced.done().is_set()
 
     def should_resync(self, now: datetime) -> bool:

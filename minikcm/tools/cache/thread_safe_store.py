@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from minikcm.tools.cache.index import Indexers, Indices
-from minikcm.tools.cache.store import (
+from minikcm.tools.cache.store_base import (
     TRANSACTION_TYPE_ADD,
     TRANSACTION_TYPE_DELETE,
     TRANSACTION_TYPE_UPDATE,

@@ -50,6 +50,7 @@ seen no change in it for `lease_duration_seconds` of *its own* clock
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import threading
@@ -125,8 +126,8 @@ class LeaderCallbacks:
     *even if it never led*. `on_new_leader(identity)` runs each time we see a
     different holder, including the first one we see (and ourselves).
     Threaded runs call the first in a thread named `leaderelection/leading`
-    and the last in `leaderelection/new-leader`; deterministic runs call all
-    three inline, so they must not block.
+    and the last in `leaderelection/new-leader-<n>`; on a driven clock all
+    three are called inline, so they must not block.
     """
 
     on_started_leading: Callable[[threading.Event], None] | None = None
@@ -188,8 +189,9 @@ class LeaderElector:
         self.next_attempt: datetime | None = None
         self.renew_poll_deadline: datetime | None = None  # None: no failed renew round open
         self.leading_stop = threading.Event()  # handed to on_started_leading
-        self.stop = threading.Event()  # deterministic runs: set it to cancel (Go: ctx)
-        self.threaded = False  # run() sets it: callbacks then get their own threads
+        self.stop = threading.Event()  # steps() runs: set it to cancel (Go: ctx)
+        self.new_leader_group = wait.Group(inline=self.clock.driven, name="leaderelection/new-leader")
+        """Go: `go OnNewLeader(...)`. Decided once, from the clock: inline on a driven clock."""
         self.record: Callable[[str, str], None] | None = None  # e.g. Driver.record
 
     def run(self, stop: threading.Event) -> None:
@@ -202,7 +204,6 @@ class LeaderElector:
 
         Blocks: until `stop` is set or leadership is lost. Threaded mode only.
         """
-        self.threaded = True
         try:
             if not self.acquire(stop):
                 return
@@ -510,10 +511,7 @@ class LeaderElector:
         on_new_leader = self.config.callbacks.on_new_leader
         if on_new_leader is None:
             return
-        if self.threaded:  # Go: go OnNewLeader(...)
-            threading.Thread(name="leaderelection/new-leader", target=on_new_leader, args=(holder,), daemon=True).start()
-        else:
-            on_new_leader(holder)
+        self.new_leader_group.start(functools.partial(on_new_leader, holder))  # Go: go OnNewLeader(...)
 
     def check(self, max_tolerable_expired_lease: Seconds) -> None:
         """Port of LeaderElector.Check (leaderelection.go): health check for a stuck leader.
@@ -550,7 +548,7 @@ class LeaderElector:
         with self._lock:
             return replace(self.observed_record)
 
-    # -- deterministic mode: the same bodies as driver steps (no Go twin) --------------------
+    # -- on a driven clock: the same bodies as driver steps (no Go twin) ---------------------
 
     def steps(
         self, stop: threading.Event | None = None, record: Callable[[str, str], None] | None = None

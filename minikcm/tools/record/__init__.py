@@ -5,12 +5,12 @@ core/v1 Event and queues it on an `EventBroadcaster`; the broadcaster's step
 passes it through the `EventCorrelator` (aggregation, counting, spam filter)
 and writes it with the clientset, so `kubectl get events` shows the story.
 `FakeRecorder` collects the same reports as strings for controller tests.
+EVENT_TYPE_NORMAL and EVENT_TYPE_WARNING (Go: core/v1's EventTypeNormal and
+EventTypeWarning) come from record/util.
 """
 
 from minikcm.tools.record.event import (
     DEFAULT_SLEEP_DURATION,
-    EVENT_TYPE_NORMAL,
-    EVENT_TYPE_WARNING,
     MAX_QUEUED_EVENTS,
     MAX_TRIES_PER_EVENT,
     CorrelatorOptions,
@@ -21,9 +21,6 @@ from minikcm.tools.record.event import (
     EventSink,
     EventSinkImpl,
     RecorderImpl,
-    get_partial_reference,
-    get_reference,
-    go_sprintf,
     new_broadcaster,
     new_broadcaster_for_tests,
     new_broadcaster_with_correlator_options,
@@ -40,6 +37,7 @@ from minikcm.tools.record.events_cache import (
     new_event_correlator_with_options,
 )
 from minikcm.tools.record.fake import FakeRecorder, new_fake_recorder
+from minikcm.tools.record.util import EVENT_TYPE_NORMAL, EVENT_TYPE_WARNING
 
 __all__ = [
     "DEFAULT_SLEEP_DURATION",
@@ -62,9 +60,6 @@ __all__ = [
     "RecorderImpl",
     "event_aggregator_by_reason_func",
     "event_aggregator_by_reason_message_func",
-    "get_partial_reference",
-    "get_reference",
-    "go_sprintf",
     "new_broadcaster",
     "new_broadcaster_for_tests",
     "new_broadcaster_with_correlator_options",

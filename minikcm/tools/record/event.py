@@ -2,24 +2,25 @@
 
 Controllers report what they did as core/v1 Events ("Scaled up replica set web-5d
 to 3"). A controller holds an `EventRecorder`; each `eventf` builds an Event
-about an object and queues it on the `EventBroadcaster`, which hands it to every
-watcher: usually one that writes to the API server through an `EventSink`
-(after the correlator in events_cache.py has aggregated, counted and filtered
-it) and one that logs it. Recording never blocks the controller: a full queue
-drops the event.
+about an object and queues it on the `EventBroadcaster`, a watch.Broadcaster
+(minikcm.apimachinery.watch.mux) that hands it to every watcher: usually one
+that writes to the API server through an `EventSink` (after the correlator in
+events_cache.py has aggregated, counted and filtered it) and one that logs it.
+Recording never blocks the controller: a full queue drops the event.
 
-Start reading at: RecorderImpl.generate_event, then EventBroadcasterImpl.deliver
-(the step), then SinkRecording.attempt and record_event.
+Start reading at: RecorderImpl.generate_event, then EventWatcher.process (the
+step each watcher runs), then SinkRecording.attempt and record_event.
 
 Not ported: EventRecorderAdapter (the events/v1-style adapter), WithContext's
 logger, klog verbosity (StartStructuredLogging logs at INFO for 0, DEBUG above),
-metrics. Of watch/mux.go only what the broadcaster uses is ported, inside
-EventBroadcasterImpl.
+metrics.
 Differs from Go:
-- Every loop has a step: `deliver` hands queued events to the watchers and runs
-  their handlers. The driver calls it through `steps()`; in threaded mode one
-  thread, `record/broadcaster`, calls it (Go: a goroutine per watcher, plus one
-  distributing).
+- Every loop has a step. The Broadcaster's loop is its `distribute_incoming`;
+  the loop StartEventWatcher runs for each watcher (Go: a goroutine) is
+  `EventWatcher.process`. On a driven clock the driver runs `steps()`: the
+  Broadcaster's step, then `record/broadcaster`, which runs every watcher's
+  step once. Otherwise each watcher has a `record/watcher-<id>` thread calling
+  its step. The mode is decided once, in the constructor, from the clock.
 - recordToSink's retries wait on the injected clock without blocking the step:
   a failed write is parked in `SinkRecording.pending` with the time of its next
   try, which the step's wakeup reports. `record_to_sink` keeps Go's blocking
@@ -30,25 +31,20 @@ Differs from Go:
   CorrelatorOptions.clock is set); jitter and uuids come from `rng`.
 - Watchers are served in registration order (Go: map order). After shutdown,
   events still queued for a watcher are dropped (Go: a race; here stop wins).
-- Messages use Go formats, rendered by `go_sprintf`. StartLogging's `logf` gets
-  a `%s`-only format with pre-rendered strings, so Python logging calls work too.
+- Messages use Go formats, rendered by gofmt.go_sprintf. StartLogging's `logf`
+  gets a `%s`-only format with pre-rendered strings, so Python logging calls
+  work too.
 - `action_or_drop` raises RuntimeError once stopped (Go returns an error);
   `RequestConstructionError` is a local stand-in until a REST client exists.
-- With `stop` in threaded mode, a second thread polls it (two Events cannot be
-  selected on together).
-
-The helpers of record/util/util.go live in minikcm.tools.record.util and those of
-tools/reference/ref.go in minikcm.tools.reference; their names are imported here
-as well, so `from minikcm.tools.record.event import get_reference` keeps working.
+- With `stop` and a clock that is not driven, a second thread polls it (two
+  Events cannot be selected on together).
 """
 
 from __future__ import annotations
 
-import collections
 import logging
 import queue
 import random
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -57,9 +53,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from kubernetes.client import CoreV1Event, V1EventSource, V1ObjectMeta, V1ObjectReference
 
-from minikcm.apimachinery import errors, runtime, wait, watch
-from minikcm.apimachinery.field import go_format_float, go_quote
-from minikcm.clock import Clock, or_real
+from minikcm.apimachinery import errors, runtime, watch
+from minikcm.apimachinery.field import go_quote
+from minikcm.clock import Clock
 from minikcm.driver import Step
 from minikcm.tools.record.events_cache import (
     EventAggregatorKeyFunc,
@@ -69,14 +65,9 @@ from minikcm.tools.record.events_cache import (
     new_event_correlator_with_options,
     unix_nano,
 )
-from minikcm.tools.record.util import (  # also re-exported from here (see the module docstring)
-    EVENT_TYPE_NORMAL,
-    EVENT_TYPE_WARNING,
-    generate_event_name,
-    is_key_not_found_error,
-    validate_event_type,
-)
-from minikcm.tools.reference import ERR_NIL_OBJECT, get_partial_reference, get_reference
+from minikcm.tools.record.gofmt import go_sprintf, object_reference_go_string
+from minikcm.tools.record.util import generate_event_name, is_key_not_found_error, validate_event_type
+from minikcm.tools.reference import get_reference
 
 if TYPE_CHECKING:
     from minikcm.client.interface import EventInterface
@@ -190,17 +181,16 @@ class EventBroadcaster(Protocol):
 def new_broadcaster(*, sleep_duration: Seconds = DEFAULT_SLEEP_DURATION,
                     correlator_options: CorrelatorOptions | None = None,
                     stop: threading.Event | None = None, clock: Clock | None = None,
-                    rng: random.Random | None = None,
-                    deterministic: bool | None = None) -> EventBroadcasterImpl:
+                    rng: random.Random | None = None) -> EventBroadcasterImpl:
     """Port of NewBroadcaster (event.go); Go's options are keyword arguments.
 
     `sleep_duration` is WithSleepDuration, `correlator_options`
     WithCorrelatorOptions, `stop` WithContext (setting it shuts the broadcaster
-    down). `deterministic` (None: wait.DETERMINISTIC now) starts no thread: the
-    driver runs `steps()`.
+    down). On a driven `clock` (`clock.driven`) no thread starts: the driver
+    runs `steps()`.
     """
     return EventBroadcasterImpl(sleep_duration, correlator_options or CorrelatorOptions(), stop,
-                                clock, rng, deterministic)
+                                clock, rng)
 
 
 def new_broadcaster_for_tests(sleep_duration: Seconds, **kwargs: Any) -> EventBroadcasterImpl:
@@ -213,43 +203,36 @@ def new_broadcaster_with_correlator_options(options: CorrelatorOptions, **kwargs
     return new_broadcaster(correlator_options=options, **kwargs)
 
 
-class EventBroadcasterImpl:
-    """Port of eventBroadcasterImpl (event.go) and of the watch.Broadcaster it embeds (watch/mux.go).
+class EventBroadcasterImpl(watch.Broadcaster):
+    """Port of eventBroadcasterImpl (event.go): a watch.Broadcaster of Events, and its watchers' loops.
 
-    Recorders append to `_incoming` (bounded: a full queue drops). `deliver`,
-    the step, moves queued events into each watcher's own bounded queue and
-    runs the watchers' handlers in order. Adding or stopping a watcher first
-    hands out everything queued before it, as Go's Watch and Stop do by
-    going through the incoming channel.
+    Go embeds *watch.Broadcaster; here the class extends it, so a recorder
+    queues with the Broadcaster's `action_or_drop` and `shutdown` ends the
+    Broadcaster first, as Go's does. Each `start_*` adds a Broadcaster watcher
+    and an EventWatcher that runs StartEventWatcher's loop over it.
     Thread: any thread may record or add watchers; handlers run on the
-    `record/broadcaster` thread (threaded) or the driver's (deterministic).
-    `_lock` guards `_incoming`, `_watchers` and `_stopped`; handlers run without it.
+    watchers' `record/watcher-<id>` threads, or on the driver's on a driven
+    clock (decided once, here). `_record_lock` guards `_event_watchers` and
+    `_last_name_nanos`; the Broadcaster's `_lock` guards its own fields.
     """
 
     def __init__(self, sleep_duration: Seconds, options: CorrelatorOptions, context: threading.Event | None,
-                 clock: Clock | None, rng: random.Random | None, deterministic: bool | None) -> None:
+                 clock: Clock | None, rng: random.Random | None) -> None:
+        # Go: watch.NewLongQueueBroadcaster(maxQueuedEvents, watch.DropIfChannelFull)
+        super().__init__(MAX_QUEUED_EVENTS, watch.DROP_IF_CHANNEL_FULL, MAX_QUEUED_EVENTS, clock)
         self.sleep_duration = sleep_duration
         self.options = options
-        self.clock = or_real(clock)
-        self.deterministic = wait.DETERMINISTIC if deterministic is None else deterministic
-        self.rng = rng if rng is not None else (random.Random(0) if self.deterministic else random.Random())
-        self._lock = threading.Lock()
-        self._last_name_nanos = 0  # guarded by _lock: last stamp handed to an event name
-        self._incoming: collections.deque[CoreV1Event] = collections.deque()  # Go: incoming chan (1000)
-        self._watchers: list[EventWatcher] = []  # registration order; done ones are dropped
-        self._stopped = False  # Go: the Broadcaster's stopped channel is closed
+        self.rng = rng if rng is not None else (random.Random(0) if self.clock.driven else random.Random())
+        self._record_lock = threading.Lock()
+        self._last_name_nanos = 0  # guarded by _record_lock: last stamp handed to an event name
+        self._event_watchers: list[EventWatcher] = []  # registration order; finished ones are dropped
         self._cancel = threading.Event()  # Go: cancelationCtx
         self._context = context  # Go: the parent context given WithContext
-        self._wake = threading.Event()  # wakes the threaded loop: new work, or shutdown
-        self.thread: threading.Thread | None = None  # threaded mode: runs `loop`
-        self.context_thread: threading.Thread | None = None  # threaded mode with `stop`
-        if not self.deterministic:
-            self.thread = threading.Thread(name="record/broadcaster", target=self.loop, daemon=True)
-            self.thread.start()  # Go: go m.loop() plus the watcher goroutines
-            if context is not None:
-                self.context_thread = threading.Thread(name="record/broadcaster-context",
-                                                       target=self.shutdown_on_context, daemon=True)
-                self.context_thread.start()
+        self.context_thread: threading.Thread | None = None  # polls `context` (not on a driven clock)
+        if not self.clock.driven and context is not None:  # the mode, decided once (the Broadcaster's too)
+            self.context_thread = threading.Thread(name="record/broadcaster-context",
+                                                   target=self.shutdown_on_context, daemon=True)
+            self.context_thread.start()
 
     # -- event.go ----------------------------------------------------------------------------------
 
@@ -262,12 +245,13 @@ class EventBroadcasterImpl:
         by one nanosecond keeps names unique and runs deterministic.
         """
         nanos = unix_nano(t)
-        with self._lock:
+        with self._record_lock:
             if nanos <= self._last_name_nanos:
                 nanos = self._last_name_nanos + 1
             self._last_name_nanos = nanos
             return nanos
-    def start_recording_to_sink(self, sink: EventSink) -> EventWatcher:
+
+    def start_recording_to_sink(self, sink: EventSink) -> watch.Interface:
         """Port of eventBroadcasterImpl.StartRecordingToSink (event.go).
 
         Every event from now on goes through a correlator of its own (so two
@@ -278,19 +262,14 @@ class EventBroadcasterImpl:
         return self.start_watcher(recording.record, recording)
 
     def shutdown(self) -> None:
-        """Port of eventBroadcasterImpl.Shutdown and Broadcaster.Shutdown.
+        """Port of eventBroadcasterImpl.Shutdown (event.go): the Broadcaster's shutdown, then cancel.
 
-        Refuses new events, hands the queued ones to the watchers, closes every
-        watcher, then cancels: handlers stop and a sink drops its retry.
+        The Broadcaster refuses new events, hands the queued ones to the
+        watchers and closes every watcher; cancelling then stops the handlers
+        and makes a sink drop its retry.
         """
-        with self._lock:
-            if not self._stopped:
-                self._stopped = True
-                self.distribute_locked()
-                for w in self._watchers:  # Go: closeAll
-                    w.result.close()
-        self._cancel.set()
-        self._wake.set()
+        super().shutdown()  # Go: e.Broadcaster.Shutdown()
+        self._cancel.set()  # Go: e.cancel()
 
     def record_to_sink(self, sink: EventSink, event: CoreV1Event, event_correlator: EventCorrelator) -> None:
         """Port of eventBroadcasterImpl.recordToSink (event.go): write one event, retrying.
@@ -308,7 +287,7 @@ class EventBroadcasterImpl:
                 return
             recording.attempt()
 
-    def start_logging(self, logf: Callable[..., None]) -> EventWatcher:
+    def start_logging(self, logf: Callable[..., None]) -> watch.Interface:
         """Port of eventBroadcasterImpl.StartLogging (event.go).
 
         Calls `logf(format, *args)` for each event; every argument is already a
@@ -321,7 +300,7 @@ class EventBroadcasterImpl:
                  e.type or "", e.reason or "", e.message or "")
         return self.start_event_watcher(log_event)
 
-    def start_structured_logging(self, verbosity: int) -> EventWatcher:
+    def start_structured_logging(self, verbosity: int) -> watch.Interface:
         """Port of eventBroadcasterImpl.StartStructuredLogging (event.go): one log record per event.
 
         Verbosity 0 logs at INFO, higher levels at DEBUG (klog's V levels).
@@ -336,11 +315,11 @@ class EventBroadcasterImpl:
                                                      e.type, e.reason, e.message)))
         return self.start_event_watcher(log_event)
 
-    def start_event_watcher(self, event_handler: Callable[[CoreV1Event], None]) -> EventWatcher:
+    def start_event_watcher(self, event_handler: Callable[[CoreV1Event], None]) -> watch.Interface:
         """Port of eventBroadcasterImpl.StartEventWatcher (event.go): call `event_handler` for each event.
 
-        Returns the watcher; `stop()` ends delivery once the events already
-        queued for it are handled. After shutdown, an inert watcher.
+        Returns the Broadcaster's watcher; `stop()` ends delivery once the events
+        already queued for it are handled. After shutdown, an empty watch.
         """
         return self.start_watcher(event_handler, None)
 
@@ -351,115 +330,63 @@ class EventBroadcasterImpl:
         """
         return RecorderImpl(scheme, source, self, self.clock, self.rng, logger)
 
-    # -- watch/mux.go: the parts of watch.Broadcaster we use ------------------------------------------
     def start_watcher(self, handler: Callable[[CoreV1Event], None],
-                      recording: SinkRecording | None) -> EventWatcher:
-        """Port of Broadcaster.Watch (watch/mux.go), with StartEventWatcher's error path."""
-        watcher = EventWatcher(self, handler, recording)
-        with self._lock:
-            if self._stopped:
-                logger.error("Unable start event watcher: broadcaster already stopped (will not retry!)")
-                watcher.result.close()  # Go: watch.NewEmptyWatch()
-                watcher.done = True
-                return watcher
-            self.distribute_locked()  # events queued earlier are not for this watcher
-            self._watchers.append(watcher)
+                      recording: SinkRecording | None) -> watch.Interface:
+        """Port of the body of eventBroadcasterImpl.StartEventWatcher (event.go), for any handler.
+
+        Adds a Broadcaster watcher and an EventWatcher running `handler` over
+        it (`recording` is kept beside it for the step). After shutdown: logs,
+        and returns an empty watch.
+        """
+        try:
+            watcher = self.watch()
+        except RuntimeError as err:
+            logger.error("Unable start event watcher (will not retry!): %s", err)
+            return watch.new_empty_watch()
+        event_watcher = EventWatcher(self, watcher, handler, recording)
+        with self._record_lock:
+            self._event_watchers.append(event_watcher)
+        if not self.clock.driven:
+            event_watcher.start()  # Go: the go func() of StartEventWatcher
         return watcher
-
-    def stop_watching(self, watcher: EventWatcher) -> None:
-        """Port of Broadcaster.stopWatching (watch/mux.go): no more events; the queued ones still run."""
-        with self._lock:
-            self.distribute_locked()
-            watcher.stopped = True
-            watcher.result.close()
-        self._wake.set()
-
-    def action_or_drop(self, action: watch.EventType, obj: CoreV1Event) -> bool:
-        """Port of Broadcaster.ActionOrDrop (watch/mux.go): queue `obj` unless the queue is full.
-
-        Raises: RuntimeError once the broadcaster is shut down.
-        """
-        del action  # always ADDED here; the watchers get the event object only
-        with self._lock:
-            if self._stopped:
-                raise RuntimeError("broadcaster already stopped")
-            if len(self._incoming) >= MAX_QUEUED_EVENTS:
-                return False
-            self._incoming.append(obj)
-        self._wake.set()
-        return True
-
-    def distribute_locked(self) -> None:
-        """Port of Broadcaster.distribute (watch/mux.go), for everything queued.
-
-        Each live watcher gets each event; a watcher whose queue is full misses
-        it (DropIfChannelFull). Locking: `_lock` held.
-        """
-        while self._incoming:
-            event = self._incoming.popleft()
-            for w in self._watchers:
-                if not w.stopped:
-                    w.result.put(watch.Event(watch.ADDED, event))
 
     # -- the step -----------------------------------------------------------------------------------
     def deliver(self) -> int:
-        """No upstream twin: the broadcaster's step, one round of Go's goroutines' work.
+        """No upstream twin: the `record/broadcaster` step, one round of every watcher's loop.
 
-        Hands queued events to the watchers, then lets each watcher handle its
-        events until its queue is empty or its sink waits for a retry. Shuts
-        down first when the `stop` given to new_broadcaster is set. Returns the
-        number of events handled (or tries made).
+        Lets each watcher handle its events until its channel is empty or its
+        sink waits for a retry. Shuts down first when the `stop` given to
+        new_broadcaster is set. Returns the number of events handled (or tries made).
         """
         if self._context is not None and self._context.is_set():
             self.shutdown()
             return 0
-        with self._lock:
-            self.distribute_locked()
-            watchers = [w for w in self._watchers if not w.done]
-        handled = sum(w.process() for w in watchers)
-        with self._lock:
-            self._watchers = [w for w in self._watchers if not w.done]
+        with self._record_lock:
+            event_watchers = [w for w in self._event_watchers if not w.done]
+        handled = sum(w.process() for w in event_watchers)
+        with self._record_lock:
+            self._event_watchers = [w for w in self._event_watchers if not w.done]
         return handled
 
     def deliver_ready(self) -> bool:
         """True when `deliver` has work now."""
         if self._cancel.is_set():
             return False
-        if self._incoming or (self._context is not None and self._context.is_set()):
+        if self._context is not None and self._context.is_set():
             return True
         now = self.clock.now()
-        return any(w.ready(now) for w in list(self._watchers))
+        return any(w.ready(now) for w in list(self._event_watchers))
 
     def next_retry_time(self) -> datetime | None:
         """The earliest time a parked sink write is due again (None: none is parked)."""
         if self._cancel.is_set():
             return None
-        times = [w.recording.pending.next_try for w in list(self._watchers)
-                 if w.recording is not None and w.recording.pending is not None]
+        times = [t for w in list(self._event_watchers) if (t := w.next_try()) is not None]
         return min(times) if times else None
 
     def steps(self) -> list[Step]:
-        """The broadcaster as one driver step (deterministic mode)."""
-        return [Step("record/broadcaster", self.deliver_ready, self.deliver, self.next_retry_time)]
-
-    def loop(self) -> None:
-        """Body of the `record/broadcaster` thread: run `deliver` when ready, else wait for work.
-
-        Thread: the broadcaster's own (threaded mode only).
-        """
-        try:
-            while not self._cancel.is_set():
-                self._wake.clear()
-                if self.deliver_ready():
-                    self.deliver()
-                    continue
-                wake_at = self.next_retry_time()
-                if wake_at is None:
-                    self._wake.wait()
-                else:
-                    self.clock.sleep(self.clock.until(wake_at), self._wake)
-        except Exception:
-            runtime.handle_crash()
+        """The Broadcaster's step, then the watchers' `record/broadcaster` step (on a driven clock)."""
+        return [*super().steps(), Step("record/broadcaster", self.deliver_ready, self.deliver, self.next_retry_time)]
 
     def shutdown_on_context(self) -> None:
         """Body of the `record/broadcaster-context` thread: Go's goroutine waiting on the context.
@@ -477,36 +404,33 @@ class EventBroadcasterImpl:
         return self._cancel.is_set()
 
     def __repr__(self) -> str:
-        mode = "deterministic" if self.deterministic else "threaded"
-        return (f"EventBroadcasterImpl({mode}, queued={len(self._incoming)}, watchers={len(self._watchers)}, "
-                f"stopped={self._stopped})")
+        mode = "threaded" if self.thread is not None else "driven"
+        return (f"EventBroadcasterImpl({mode}, queued={len(self._incoming)}, "
+                f"watchers={len(self._event_watchers)}, stopped={self._stopped})")
 
 
 class EventWatcher:
-    """Port of broadcasterWatcher (watch/mux.go), together with the loop StartEventWatcher runs over it.
+    """No upstream twin: the loop StartEventWatcher (event.go) runs for one watcher, with a step.
 
-    `result` is the watcher's own queue (Go: its result channel, 1000 long).
-    `process` is the loop's body; `recording` is set for sink watchers, whose
-    handler may park an event for a retry, holding back the events after it.
+    `process`, the step, hands the events in the watcher's channel to the
+    handler. `recording` is set for sink watchers, whose handler may park an
+    event for a retry, holding back the events after it. `loop` is the body of
+    the watcher's own thread (not on a driven clock).
     """
 
-    def __init__(self, broadcaster: EventBroadcasterImpl, handler: Callable[[CoreV1Event], None],
-                 recording: SinkRecording | None) -> None:
+    def __init__(self, broadcaster: EventBroadcasterImpl, watcher: watch.BroadcasterWatcher,
+                 handler: Callable[[CoreV1Event], None], recording: SinkRecording | None) -> None:
         self.broadcaster = broadcaster
+        self.watcher = watcher
         self.handler = handler
         self.recording = recording
-        self.result = watch.ResultChan(MAX_QUEUED_EVENTS)
-        self.stopped = False  # Go: the watcher's stopped channel is closed
         self.done = False  # the loop has ended: channel closed and drained
+        self.thread: threading.Thread | None = None  # runs `loop` (none on a driven clock)
 
-    def stop(self) -> None:
-        """Port of broadcasterWatcher.Stop (watch/mux.go). Idempotent."""
-        if not self.stopped:
-            self.broadcaster.stop_watching(self)
-
-    def result_chan(self) -> watch.ResultChan:
-        """Port of broadcasterWatcher.ResultChan (watch/mux.go)."""
-        return self.result
+    def start(self) -> None:
+        """Start the `record/watcher-<id>` thread running `loop` (Go: StartEventWatcher's goroutine)."""
+        self.thread = threading.Thread(name=f"record/watcher-{self.watcher.id}", target=self.loop, daemon=True)
+        self.thread.start()
 
     def ready(self, now: datetime) -> bool:
         """True when `process` would handle something at `now`."""
@@ -514,7 +438,7 @@ class EventWatcher:
             return False
         if self.recording is not None and self.recording.pending is not None:
             return now >= self.recording.pending.next_try
-        return len(self.result) > 0 or self.result.closed
+        return len(self.watcher.result) > 0 or self.watcher.result.closed
 
     def process(self) -> int:
         """Port of the loop in StartEventWatcher (event.go): handle events until none is ready.
@@ -531,7 +455,7 @@ class EventWatcher:
                 handled += 1
                 continue
             try:
-                event = self.result.recv(timeout=0)
+                event = self.watcher.result.recv(timeout=0)
             except queue.Empty:
                 break
             if event is None:  # Go: the channel is closed
@@ -541,9 +465,33 @@ class EventWatcher:
             handled += 1
         return handled
 
+    def next_try(self) -> datetime | None:
+        """When this watcher's parked sink write is due again (None: nothing is parked)."""
+        if self.recording is not None and self.recording.pending is not None:
+            return self.recording.pending.next_try
+        return None
+
+    def loop(self) -> None:
+        """Body of the `record/watcher-<id>` thread: run `process`, then wait for an event or the next try.
+
+        Thread: the watcher's own. Ends once the channel is closed and drained,
+        or the broadcaster is shut down (Go: the context wins).
+        """
+        clock = self.broadcaster.clock
+        try:
+            while not self.done and not self.broadcaster.cancelled():
+                if self.process():
+                    continue
+                wake_at = self.next_try()
+                if wake_at is None:
+                    self.watcher.result.wait()
+                else:
+                    clock.sleep(clock.until(wake_at), self.broadcaster._cancel)
+        except Exception:
+            runtime.handle_crash()
+
     def __repr__(self) -> str:
-        parked = self.recording is not None and self.recording.pending is not None
-        return f"EventWatcher(queued={len(self.result)}, stopped={self.stopped}, parked={parked})"
+        return f"EventWatcher(id={self.watcher.id}, queued={len(self.watcher.result)}, parked={self.next_try() is not None})"
 
 
 @dataclass
@@ -763,75 +711,3 @@ class EventSinkImpl:
 def new_event_sink(events_client: EventInterface) -> EventSinkImpl:
     """No upstream twin (Go writes `&EventSinkImpl{Interface: c}`): a sink over an events client."""
     return EventSinkImpl(events_client)
-
-
-# --- fmt.Sprintf, the verbs event messages use -------------------------------------------------------
-
-
-def object_reference_go_string(ref: V1ObjectReference | None) -> str:
-    """Go's `%#v` of a v1.ObjectReference, fields in Go's order, as StartLogging prints it."""
-    ref = ref or V1ObjectReference()
-    fields = [("Kind", ref.kind), ("Namespace", ref.namespace), ("Name", ref.name), ("UID", ref.uid),
-              ("APIVersion", ref.api_version), ("ResourceVersion", ref.resource_version),
-              ("FieldPath", ref.field_path)]
-    return "v1.ObjectReference{" + ", ".join(f"{k}:{go_quote(v or '')}" for k, v in fields) + "}"
-
-
-_VERB = re.compile(r"%(-?)(\d*)([vsdq%])")
-
-
-def go_sprintf(format_: str, *args: Any) -> str:
-    """Go's fmt.Sprintf for the verbs event messages use: %v, %s, %d, %q and %%.
-
-    A width (`%5d`, `%-8s`) pads as in Go. Go's error texts are kept: a missing
-    argument prints `%!d(MISSING)`, a wrong type `%!d(string=abc)`, leftovers
-    `%!(EXTRA int=1)`. Other verbs are left as they are.
-    Example: go_sprintf("Scaled up %s to %d", "web-5d", 3) == "Scaled up web-5d to 3".
-    """
-    out: list[str] = []
-    pos = used = 0
-    for m in _VERB.finditer(format_):
-        out.append(format_[pos:m.start()])
-        pos = m.end()
-        left, width, verb = m.groups()
-        if verb == "%":
-            out.append("%")
-            continue
-        if used >= len(args):
-            out.append(f"%!{verb}(MISSING)")
-            continue
-        arg = args[used]
-        used += 1
-        if verb == "d" and not (isinstance(arg, int) and not isinstance(arg, bool)):
-            text = f"%!d({go_type_name(arg)}={go_value_string(arg)})"
-        elif verb == "q":
-            text = go_quote(arg if isinstance(arg, str) else go_value_string(arg))
-        else:
-            text = go_value_string(arg)
-        out.append(text.ljust(int(width)) if left else text.rjust(int(width or 0)))
-    out.append(format_[pos:])
-    if used < len(args):
-        out.append("%!(EXTRA " + ", ".join(f"{go_type_name(a)}={go_value_string(a)}" for a in args[used:]) + ")")
-    return "".join(out)
-
-
-def go_value_string(v: Any) -> str:
-    """Go's `%v` of a Python value: None is `<nil>`, booleans `true`/`false`, lists `[a b]`,
-    dicts `map[k:v]` with sorted keys, floats Go's shortest form; anything else its str()."""
-    if v is None:
-        return "<nil>"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return go_format_float(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + " ".join(go_value_string(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "map[" + " ".join(f"{go_value_string(k)}:{go_value_string(v[k])}" for k in sorted(v)) + "]"
-    return str(v)
-
-
-def go_type_name(v: Any) -> str:
-    """The Go type name Sprintf's error texts show for a Python value."""
-    names = {bool: "bool", int: "int", float: "float64", str: "string", type(None): "<nil>"}
-    return names.get(type(v), type(v).__name__)

@@ -22,7 +22,7 @@ import logging
 import queue
 from typing import Any
 
-from minikcm.tools.record.event import go_sprintf, go_value_string
+from minikcm.tools.record.gofmt import go_sprintf, go_value_string
 
 
 def object_string(obj: Any, include_object: bool) -> str:

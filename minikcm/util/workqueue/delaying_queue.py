@@ -15,11 +15,12 @@ AddAfter hands entries to it over a buffered channel. We keep the heap under a
 small lock instead, so `add_after` inserts directly and one iteration of the loop
 becomes a plain method, `process_waiting`, that both the thread and the
 deterministic driver call. In threaded mode the constructor starts the waiting
-thread, as Go's constructor starts its goroutine. In deterministic mode (the
-config's `deterministic`, or `wait.DETERMINISTIC` when that is None) no thread
-starts: the driver runs `steps()` and jumps its FakeClock to `next_ready_at()`.
-We chose an explicit flag over "the clock is a FakeClock" because upstream's own
-tests drive a FakeClock with a live waiting goroutine, and so do ours.
+thread, as Go's constructor starts its goroutine. On a driven clock
+(`clock.driven`, read once in the constructor) no thread starts: the driver
+runs `steps()` and jumps its FakeClock to `next_ready_at()`. The mode follows
+the clock's `driven` mark rather than "the clock is a FakeClock" because
+upstream's own tests drive a FakeClock with a live waiting goroutine, and so do
+ours (a plain `FakeClock()` is not driven).
 
 Not ported: retry metrics, the logger option, the deprecated constructors
 NewDelayingQueueWithCustomQueue, NewNamedDelayingQueue and
@@ -29,7 +30,8 @@ Differs from Go:
   the waiting thread through an Event.
 - The 10 s heartbeat is a cap on each sleep of the waiting thread rather than a
   separate ticker; the driver needs no heartbeat at all.
-- `steps()` exists for the deterministic driver.
+- `steps()` exists for the driver of a driven clock; the waiting thread loops
+  over the same `process_waiting`.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from minikcm.apimachinery import wait
 from minikcm.clock import Clock, or_real
 from minikcm.driver import Step
 from minikcm.util.workqueue.queue import Interface, QueueConfig, new_with_config
@@ -73,9 +74,6 @@ class DelayingQueueConfig:
     """Decides when parked items are ready; None means the real clock."""
     queue: Interface | None = None
     """The work queue items go into; None means a new FIFO work queue."""
-    deterministic: bool | None = None
-    """minikcm only: True starts no waiting thread (the driver runs `steps()`);
-    None follows `wait.DETERMINISTIC` at construction time."""
 
 
 def new_delaying_queue() -> DelayingType:
@@ -89,8 +87,7 @@ def new_delaying_queue_with_config(config: DelayingQueueConfig) -> DelayingType:
     queue = config.queue
     if queue is None:
         queue = new_with_config(QueueConfig(name=config.name, clock=clock))
-    deterministic = wait.DETERMINISTIC if config.deterministic is None else config.deterministic
-    return DelayingType(clock, queue, config.name, deterministic)
+    return DelayingType(clock, queue, config.name)
 
 
 @dataclass
@@ -212,11 +209,10 @@ class DelayingType:
     Thread: any. `_lock` guards the heap and the index; `__repr__` takes no lock.
     """
 
-    def __init__(self, clock: Clock, queue: Interface, name: str = "", deterministic: bool = False) -> None:
+    def __init__(self, clock: Clock, queue: Interface, name: str = "") -> None:
         self.queue = queue  # Go: the embedded TypedInterface
         self.clock = clock
         self.name = name
-        self.deterministic = deterministic
         self.waiting_for_queue = WaitForPriorityQueue()
         """Parked entries, soonest first."""
         self.waiting_entry_by_data: dict[Any, WaitFor] = {}
@@ -225,7 +221,7 @@ class DelayingType:
         self._wake = threading.Event()    # Go: a send on waitingForAddCh, or closing stopCh
         self._stopped = False             # Go: stopOnce
         self._thread: threading.Thread | None = None
-        if not deterministic:
+        if not clock.driven:  # the mode, decided once: a driven clock's driver runs steps() instead
             self._thread = threading.Thread(
                 name=f"workqueue/{name or 'delaying'}/waiting", target=self.waiting_loop, daemon=True
             )
@@ -317,7 +313,7 @@ class DelayingType:
         return None if self.queue.shutting_down() else self.next_ready_at()
 
     def steps(self) -> list[Step]:
-        """The waiting loop as one driver step (deterministic mode)."""
+        """The waiting loop as one driver step (on a driven clock)."""
         return [Step(f"workqueue/{self.name or 'delaying'}/waiting", self.waiting_ready,
                      self.process_waiting, self.waiting_wakeup)]
 
@@ -326,7 +322,7 @@ class DelayingType:
 
         Runs `process_waiting`, then sleeps on the clock until the next parked
         item is due (at most MAX_WAIT), a new item is parked, or shutdown.
-        Thread: the queue's own waiting thread (threaded mode only).
+        Thread: the queue's own waiting thread (not on a driven clock).
         """
         while not self.queue.shutting_down():
             self._wake.clear()  # before processing, so an add_after from now on wakes the sleep below
@@ -341,7 +337,7 @@ class DelayingType:
         return min(MAX_WAIT, self.clock.until(ready_at))
 
     def __repr__(self) -> str:
-        mode = "deterministic" if self.deterministic else "threaded"
+        mode = "driven" if self._thread is None else "threaded"
         return f"DelayingQueue({self.name!r}, {mode}, waiting={self.waiting_for_queue!r}, queue={self.queue!r})"
 
 

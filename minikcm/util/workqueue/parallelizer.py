@@ -10,10 +10,12 @@ Start reading at: parallelize_until.
 Not ported: the functional `Options` type and `WithChunkSize` (a `chunk_size`
 keyword does the same).
 Differs from Go:
-- Workers are started through `wait.Group`, so in deterministic mode the first
-  worker runs inline and does every chunk, in order.
-- No HandleCrash: an exception in a piece reaches `threading.excepthook` in
-  threaded mode and the caller in deterministic mode.
+- Workers are started through `wait.Group`. The keyword `inline` (no Go twin;
+  callers on a driven clock pass `inline=clock.driven`) makes it an inline
+  group: the first worker runs on the caller's thread and does every chunk, in
+  order.
+- No HandleCrash: an exception in a piece reaches `threading.excepthook` in a
+  worker thread and the caller when `inline`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ def parallelize_until(
     do_work_piece: DoWorkPieceFunc,
     *,
     chunk_size: int = 1,
+    inline: bool = False,
 ) -> None:
     """Port of ParallelizeUntil (parallelizer.go).
 
@@ -42,6 +45,7 @@ def parallelize_until(
     at most `workers` workers take chunks until none is left. A set `stop` keeps
     any further piece from starting. Example: 10 pieces, chunk size 4 make the
     chunks [0-3], [4-7], [8-9]; with 5 workers only 3 start.
+    `inline` runs the workers on the calling thread, one after another.
     Blocks: until every started worker has returned.
     """
     if pieces == 0:
@@ -66,7 +70,7 @@ def parallelize_until(
                     return
                 do_work_piece(p)
 
-    group = wait.Group(name="workqueue/parallelize")  # Go: WaitGroup
+    group = wait.Group(inline=inline, name="workqueue/parallelize")  # Go: WaitGroup
     for _ in range(workers):
         group.start(worker)
     group.wait()

@@ -49,9 +49,7 @@ class RateLimitingQueueConfig:
     clock: Clock | None = None
     """For the delaying queue built when `delaying_queue` is None; None means the real clock."""
     delaying_queue: DelayingInterface | None = None
-    """The delaying queue to wrap; None builds one from the fields above."""
-    deterministic: bool | None = None
-    """minikcm only: passed to the delaying queue built here (see DelayingQueueConfig)."""
+    """The delaying queue to wrap; None builds one from the fields above (a driven clock: no thread)."""
 
 
 def new_rate_limiting_queue(rate_limiter: RateLimiter) -> RateLimitingType:
@@ -67,7 +65,7 @@ def new_rate_limiting_queue_with_config(rate_limiter: RateLimiter, config: RateL
     delaying_queue = config.delaying_queue
     if delaying_queue is None:
         delaying_queue = new_delaying_queue_with_config(
-            DelayingQueueConfig(name=config.name, clock=or_real(config.clock), deterministic=config.deterministic)
+            DelayingQueueConfig(name=config.name, clock=or_real(config.clock))
         )
     return RateLimitingType(delaying_queue, rate_limiter)
 
@@ -127,7 +125,7 @@ class RateLimitingType:
         self.delaying_queue.add_after(item, duration)
 
     def steps(self) -> list[Step]:
-        """The delaying queue's waiting step, for the deterministic driver."""
+        """The delaying queue's waiting step, for the driver of a driven clock."""
         return self.delaying_queue.steps()
 
     def __repr__(self) -> str:

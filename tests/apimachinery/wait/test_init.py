@@ -1,4 +1,4 @@
-"""Tests for minikcm/apimachinery/wait/__init__.py: the package re-exports every public name, one switch each."""
+"""Tests for minikcm/apimachinery/wait/__init__.py: the package re-exports every public name, with no mode switch."""
 
 from __future__ import annotations
 
@@ -30,16 +30,35 @@ def test_names_shared_with_a_go_file_are_the_functions(name, want):
     assert not isinstance(getattr(wait, name), types.ModuleType)
 
 
-def test_deterministic_switch_is_read_through_the_package(monkeypatch):
-    monkeypatch.setattr(wait, "DETERMINISTIC", True)
+def test_there_is_no_package_mode_switch():
+    """The run mode comes from a component's clock: no process-wide switch, no Group parameter named after it."""
+    assert not hasattr(wait, "DETERMINISTIC")
+    assert not hasattr(_wait, "DETERMINISTIC")
     calls = []
-    _wait.Group().start(lambda: calls.append(threading.current_thread().name))
+    _wait.Group(inline=True).start(lambda: calls.append(threading.current_thread().name))
     assert calls == [threading.current_thread().name]
-    assert not hasattr(_wait, "DETERMINISTIC"), "a second binding would go stale when a test sets the package's"
 
 
-def test_jitter_rand_is_read_through_the_package(monkeypatch):
-    monkeypatch.setattr(wait, "jitter_rand", lambda: 0.25)
+def test_jitter_rand_is_one_binding_in_wait_go_module(monkeypatch):
+    assert wait.jitter_rand is _wait.jitter_rand, "the package re-exports wait.go's jitterRand"
+    monkeypatch.setattr(_wait, "jitter_rand", lambda: 0.25)
     assert _wait.jitter(4.0, 1.0) == 5.0
+    assert wait.jitter(4.0, 1.0) == 5.0
     assert wait.Backoff(duration=4.0, jitter=1.0).step() == 5.0
-    assert not hasattr(_wait, "jitter_rand")
+
+
+SUBMODULES = ["_error", "_wait", "_backoff", "_delay", "_timer", "_loop", "_poll"]
+
+
+@pytest.mark.parametrize("name", SUBMODULES)
+def test_no_submodule_imports_the_package(name):
+    """The package imports its submodules; none imports it back (no import cycle)."""
+    import ast
+    import pathlib
+
+    source = pathlib.Path(wait.__file__).with_name(f"{name}.py").read_text()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "minikcm.apimachinery":
+            assert "wait" not in {a.name for a in node.names}, f"{name} imports the wait package"
+        if isinstance(node, ast.Import):
+            assert "minikcm.apimachinery.wait" not in {a.name for a in node.names}

@@ -12,12 +12,14 @@ import threading
 import pytest
 
 from minikcm.apimachinery import wait
+from minikcm.apimachinery.wait import _wait
+from minikcm.clock import FakeClock
 from tests.apimachinery.wait.wait_testing import ConditionFailed
 
 
-def test_group_deterministic_runs_inline_in_call_order():
+def test_group_inline_runs_in_call_order():
     calls = []
-    group = wait.Group(deterministic=True)
+    group = wait.Group(inline=True)
     for i in range(3):
         group.start(lambda i=i: calls.append((i, threading.current_thread().name)))
     assert [c[0] for c in calls] == [0, 1, 2]
@@ -25,25 +27,31 @@ def test_group_deterministic_runs_inline_in_call_order():
     group.wait()
 
 
-def test_group_follows_module_switch(monkeypatch):
-    monkeypatch.setattr(wait, "DETERMINISTIC", True)
+def test_group_inline_follows_a_driven_clock():
     calls = []
-    wait.Group().start(lambda: calls.append(threading.current_thread().name))
+    wait.Group(inline=FakeClock(driven=True).driven).start(lambda: calls.append(threading.current_thread().name))
     assert calls == [threading.current_thread().name]
 
 
-def test_group_deterministic_exception_reaches_caller():
+def test_group_has_no_mode_switch_but_its_own():
+    assert not hasattr(wait, "DETERMINISTIC")
+    assert wait.Group().inline is False
+    with pytest.raises(TypeError):
+        wait.Group(True)  # inline is keyword-only
+
+
+def test_group_inline_exception_reaches_caller():
     def boom():
         raise ConditionFailed("boom")
 
     with pytest.raises(ConditionFailed):
-        wait.Group(deterministic=True).start(boom)
+        wait.Group(inline=True).start(boom)
 
 
 def test_group_start_with_channel_passes_stop():
     stop = threading.Event()
     seen = []
-    wait.Group(deterministic=True).start_with_channel(stop, seen.append)
+    wait.Group(inline=True).start_with_channel(stop, seen.append)
     assert seen == [stop]
 
 
@@ -58,7 +66,7 @@ def test_group_wait_joins_every_thread():
         with lock:
             finished.append(i)
 
-    group = wait.Group(deterministic=False, name="test/group")
+    group = wait.Group(inline=False, name="test/group")
     for i in range(5):
         group.start(lambda i=i: work(i))
     assert "started=5" in repr(group)
@@ -90,5 +98,5 @@ def test_jitter_range(duration, max_factor, low, high):
 
 
 def test_jitter_uses_module_rand_when_no_rng(monkeypatch):
-    monkeypatch.setattr(wait, "jitter_rand", lambda: 0.5)
+    monkeypatch.setattr(_wait, "jitter_rand", lambda: 0.5)
     assert wait.jitter(2.0, 1.0) == 3.0

@@ -1,24 +1,25 @@
-"""Tests for minikcm.cmd.controller_manager.apps: the apps/v1 descriptors and their lazy constructors.
+"""Tests for minikcm.cmd.controller_manager.apps: the apps/v1 descriptors and their constructors.
 
-The controller packages are written by other parts of minikcm; these tests
-stand in fake modules (or hide the real ones) through sys.modules, so they
-check the wiring only: which informers, client, worker count and steps each
-constructor hands over.
+The controllers have tests of their own; these replace each controller's
+constructor with a fake, so they check the wiring only: which informers,
+client, worker count and steps each constructor hands over.
 """
 
 from __future__ import annotations
 
-import sys
 import threading
-import types
 
 import pytest
 
-from minikcm.client import new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
+from minikcm.clock import EPOCH, FakeClock
 from minikcm.cmd.controller_manager import apps, names
 from minikcm.cmd.controller_manager.controller_descriptor import NotPortedError
 from minikcm.cmd.controller_manager.controllermanager import ControllerContext, SimpleControllerClientBuilder
 from minikcm.cmd.options import new_default_component_config
+from minikcm.controller.deployment import deployment_controller
+from minikcm.controller.replicaset import replica_set
+from minikcm.controller.statefulset import stateful_set
 from minikcm.informers import new_shared_informer_factory_with_options
 
 
@@ -34,7 +35,8 @@ class FakeController:
         return ["a-step"]
 
 
-def fake_module(monkeypatch, module_name, function_name, **extra):
+def fake_constructor(monkeypatch, module, function_name, **extra):
+    """Replace `module.function_name` (and the `extra` attributes) for one test; return what it builds."""
     built = []
 
     def new(*args):
@@ -42,11 +44,9 @@ def fake_module(monkeypatch, module_name, function_name, **extra):
         built.append(controller)
         return controller
 
-    module = types.ModuleType(module_name)
-    setattr(module, function_name, new)
+    monkeypatch.setattr(module, function_name, new)
     for k, v in extra.items():
-        setattr(module, k, v)
-    monkeypatch.setitem(sys.modules, module_name, module)
+        monkeypatch.setattr(module, k, v)
     return built
 
 
@@ -62,7 +62,7 @@ def ctx():
     cc.deployment_controller.concurrent_deployment_syncs = 3
     cc.replica_set_controller.concurrent_rs_syncs = 4
     cc.stateful_set_controller.concurrent_stateful_set_syncs = 6
-    factory = new_shared_informer_factory_with_options(client, 0, deterministic=True)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=FakeClock(EPOCH, driven=True))
     return ControllerContext(client_builder=SimpleControllerClientBuilder(client), informer_factory=factory,
                              component_config=cc)
 
@@ -84,20 +84,6 @@ def test_descriptors(new_descriptor, name, aliases):
         name, aliases, [], False)
 
 
-MODULE_CASES = [
-    pytest.param(apps.new_deployment_controller_descriptor, apps.DEPLOYMENT_MODULE, id="deployment"),
-    pytest.param(apps.new_replica_set_controller_descriptor, apps.REPLICA_SET_MODULE, id="replicaset"),
-    pytest.param(apps.new_stateful_set_controller_descriptor, apps.STATEFUL_SET_MODULE, id="statefulset"),
-]
-
-
-@pytest.mark.parametrize("new_descriptor, module", MODULE_CASES)
-def test_missing_controller_package_is_not_yet_ported(monkeypatch, ctx, new_descriptor, module):
-    monkeypatch.setitem(sys.modules, module, None)  # the import fails as for a module not written yet
-    with pytest.raises(NotPortedError, match=f"is not yet ported: {module} does not exist yet"):
-        new_descriptor().build_controller(ctx)
-
-
 def test_daemon_set_is_not_ported(ctx):
     with pytest.raises(NotPortedError, match="'daemonset-controller' is not ported by minikcm"):
         apps.new_daemon_set_controller_descriptor().build_controller(ctx)
@@ -105,7 +91,7 @@ def test_daemon_set_is_not_ported(ctx):
 
 def test_new_deployment_controller_wiring(monkeypatch, ctx):
     """Port of newDeploymentController: deployments, replicasets, pods informers; the client; the workers."""
-    built = fake_module(monkeypatch, apps.DEPLOYMENT_MODULE, "new_deployment_controller")
+    built = fake_constructor(monkeypatch, deployment_controller, "new_deployment_controller")
     controller = apps.new_deployment_controller_descriptor().build_controller(ctx)
     (dc,) = built
     f = ctx.informer_factory
@@ -119,20 +105,17 @@ def test_new_deployment_controller_wiring(monkeypatch, ctx):
 
 
 def test_new_deployment_controller_wraps_constructor_errors(monkeypatch, ctx):
-    module = types.ModuleType(apps.DEPLOYMENT_MODULE)
-
     def refuse(*args):
         raise ValueError("no informers")
 
-    module.new_deployment_controller = refuse
-    monkeypatch.setitem(sys.modules, apps.DEPLOYMENT_MODULE, module)
+    monkeypatch.setattr(deployment_controller, "new_deployment_controller", refuse)
     with pytest.raises(RuntimeError, match="error creating Deployment controller: no informers"):
         apps.new_deployment_controller_descriptor().build_controller(ctx)
 
 
 def test_new_replica_set_controller_wiring(monkeypatch, ctx):
     """Port of newReplicaSetController: replicasets and pods informers, BurstReplicas, the workers."""
-    built = fake_module(monkeypatch, apps.REPLICA_SET_MODULE, "new_replica_set_controller", BURST_REPLICAS=500)
+    built = fake_constructor(monkeypatch, replica_set, "new_replica_set_controller", BURST_REPLICAS=500)
     controller = apps.new_replica_set_controller_descriptor().build_controller(ctx)
     (rsc,) = built
     f = ctx.informer_factory
@@ -145,7 +128,7 @@ def test_new_replica_set_controller_wiring(monkeypatch, ctx):
 
 def test_new_stateful_set_controller_wiring(monkeypatch, ctx):
     """Port of newStatefulSetController: pods, statefulsets, PVCs, controllerrevisions informers; the workers."""
-    built = fake_module(monkeypatch, apps.STATEFUL_SET_MODULE, "new_stateful_set_controller")
+    built = fake_constructor(monkeypatch, stateful_set, "new_stateful_set_controller")
     controller = apps.new_stateful_set_controller_descriptor().build_controller(ctx)
     (ssc,) = built
     f = ctx.informer_factory

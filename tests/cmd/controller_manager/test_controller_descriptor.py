@@ -1,6 +1,8 @@
 """Tests for minikcm.cmd.controller_manager.controller_descriptor: the registry and the Controller helpers.
 
-Ports of the registry tests of app/controllermanager_test.go (k/k 2e09).
+Ports of the registry tests of app/controllermanager_test.go. The registry
+functions themselves (new_controller_descriptors, known_controllers, ...) live
+in controllermanager.py; they are tested here beside the descriptors.
 """
 
 from __future__ import annotations
@@ -18,14 +20,15 @@ from minikcm.cmd.controller_manager.controller_descriptor import (
     ControllerDescriptor,
     NotPortedError,
     concurrent_run,
+    new_controller_loop,
+)
+from minikcm.cmd.controller_manager.controllermanager import (
+    ControllerContext,
     controller_aliases,
     controllers_disabled_by_default,
     known_controllers,
     new_controller_descriptors,
-    new_controller_loop,
-    raise_not_yet_ported,
 )
-from minikcm.cmd.controller_manager.controllermanager import ControllerContext
 from minikcm.driver import Step
 
 DECLARED = {v for k, v in vars(names).items() if k.isupper() and isinstance(v, str)}
@@ -233,13 +236,3 @@ def test_concurrent_run_runs_every_function_and_waits():
 
     concurrent_run(part("a"), part("b"), part("c"))(stop)
     assert sorted(seen) == ["a", "b", "c"]
-
-
-def test_raise_not_yet_ported():
-    module = "minikcm.controller.deployment.deployment_controller"
-    for missing in (module, "minikcm.controller.deployment"):
-        with pytest.raises(NotPortedError, match="is not yet ported: minikcm.controller.deployment.deployment_controller"):
-            raise_not_yet_ported(ModuleNotFoundError("no", name=missing), "deployment-controller", module)
-    # An import error from elsewhere (a bug inside an existing module) is left to the caller.
-    raise_not_yet_ported(ModuleNotFoundError("no", name="yaml"), "deployment-controller", module)
-    raise_not_yet_ported(ModuleNotFoundError("no", name="minikcm.controller.deploy"), "deployment-controller", module)

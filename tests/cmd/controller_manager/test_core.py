@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 import threading
-import types
 
 import pytest
 
 from minikcm.apimachinery.schema import GroupResource
-from minikcm.client import new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
 from minikcm.cmd.controller_manager import core, names
-from minikcm.cmd.controller_manager.controller_descriptor import NotPortedError
 from minikcm.cmd.controller_manager.controllermanager import ControllerContext, SimpleControllerClientBuilder
 from minikcm.cmd.options import new_default_component_config
+from minikcm.controller.garbagecollector import garbagecollector
 
 
 @pytest.fixture
@@ -34,12 +32,6 @@ def test_disabled_garbage_collector_builds_nothing(ctx):
     assert core.new_garbage_collector_controller_descriptor().build_controller(ctx) is None
 
 
-def test_missing_garbage_collector_package_is_not_yet_ported(monkeypatch, ctx):
-    monkeypatch.setitem(sys.modules, core.GARBAGE_COLLECTOR_MODULE, None)
-    with pytest.raises(NotPortedError, match="'garbage-collector-controller' is not yet ported"):
-        core.new_garbage_collector_controller_descriptor().build_controller(ctx)
-
-
 def test_garbage_collector_wiring(monkeypatch, ctx):
     """The client "generic-garbage-collector", the shared informers, the ignored resources, the workers."""
     calls = []
@@ -55,9 +47,7 @@ def test_garbage_collector_wiring(monkeypatch, ctx):
         calls.append(("new", client, informer_factory, ignored))
         return FakeGC()
 
-    module = types.ModuleType(core.GARBAGE_COLLECTOR_MODULE)
-    module.new_garbage_collector = new_garbage_collector
-    monkeypatch.setitem(sys.modules, core.GARBAGE_COLLECTOR_MODULE, module)
+    monkeypatch.setattr(garbagecollector, "new_garbage_collector", new_garbage_collector)
     controller = core.new_garbage_collector_controller_descriptor().build_controller(ctx)
     stop = threading.Event()
     controller.run(stop)

@@ -19,7 +19,7 @@ from minikcm.cmd.controller_manager import ControllerManager, NotPortedError
 from minikcm.cmd.controller_manager.deterministic import KILLED, RUNNING, STOPPED
 from minikcm.tools.leaderelection.leaderelection import JITTER_FACTOR
 
-from .cm_testing import Cluster, new_config, no_controller_packages  # noqa: F401 (a fixture)
+from .cm_testing import Cluster, new_config, no_ported_controllers  # noqa: F401 (a fixture)
 
 LEASE, RENEW, RETRY = 15.0, 10.0, 2.0
 JITTERED_RETRY = RETRY * (1 + JITTER_FACTOR)  # the longest wait between two tries of a follower
@@ -170,7 +170,7 @@ def test_controller_start_interval_delays_each_start_by_a_jittered_interval():
     assert timedelta(seconds=10) <= cluster.clock.now() - cluster.driver.trace[0].time < timedelta(seconds=20)
 
 
-def test_a_controller_that_cannot_be_built_ends_the_process(no_controller_packages):
+def test_a_controller_that_cannot_be_built_ends_the_process():
     """--controllers naming a controller minikcm does not port: the leader fails and stops, as Run returns its error."""
     cluster = Cluster()
     c = new_config(InProcessClientset(cluster.server), cluster.clock, random.Random(1), "--controllers=job")
@@ -182,7 +182,7 @@ def test_a_controller_that_cannot_be_built_ends_the_process(no_controller_packag
     assert isinstance(err, NotPortedError) and "'job-controller' is not ported by minikcm" in str(err)
 
 
-def test_star_with_the_real_registry_runs_the_process_without_unported_controllers(no_controller_packages):
+def test_star_with_the_real_registry_runs_the_process_without_unported_controllers(no_ported_controllers):
     cluster = Cluster()
     c = new_config(InProcessClientset(cluster.server), cluster.clock, random.Random(1))
     cm = ControllerManager(c, cluster.driver, identity="kcm-a")
@@ -214,10 +214,3 @@ def test_step_names_carry_the_process_prefix():
                               "controller-manager/kcm-a/leaderelection/renew"]
     assert "controller-manager/kcm-a/controllers/fake-controller/tick" in step_names
     assert all(n.startswith("controller-manager/kcm-a/") for n in step_names)
-
-
-def test_old_import_path_still_names_the_same_class():
-    from minikcm.cmd.controller_manager import controllermanager, deterministic
-
-    assert controllermanager.ControllerManager is deterministic.ControllerManager
-    assert controllermanager.STOPPED == deterministic.STOPPED

@@ -42,7 +42,8 @@ from kubernetes.client import (
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.meta import new_controller_ref
 from minikcm.client import InProcessClientset
-from minikcm.client.fake import Action, CreateAction, UpdateAction, new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
+from minikcm.client.testing import Action, CreateAction, UpdateAction
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller import controller_utils
 from minikcm.controller.deployment.deployment_controller import (
@@ -177,8 +178,8 @@ def new_controller(client: InProcessClientset, clock: FakeClock | None = None
     Go: NewDeploymentController over informers.NewSharedInformerFactory, with
     eventRecorder = &record.FakeRecorder{} and the listers marked synced.
     """
-    clock = clock or FakeClock(EPOCH)
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, deterministic=True)
+    clock = clock or FakeClock(EPOCH, driven=True)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock)
     dc = new_deployment_controller(factory.apps().v1().deployments(), factory.apps().v1().replica_sets(),
                                    factory.core().v1().pods(), client)
     dc.event_recorder = FakeRecorder()

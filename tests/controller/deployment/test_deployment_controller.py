@@ -505,7 +505,8 @@ def test_steps_names_and_readiness():
     f = Fixture()
     dc, _ = f.new_controller()
     steps = dc.steps()
-    assert [s.name for s in steps] == ["deployment/worker", "workqueue/deployment/waiting", "record/broadcaster"]
+    assert [s.name for s in steps] == ["deployment/worker", "workqueue/deployment/waiting", "watch/broadcaster",
+                                      "record/broadcaster"]
     assert not steps[0].ready()
     dc.queue.add("default/foo")
     assert steps[0].ready()
@@ -532,7 +533,7 @@ def test_run_threaded_smoke():
 
     server = APIServer(rng=random.Random(1))
     client = InProcessClientset(server)
-    factory = new_shared_informer_factory_with_options(client, 0, deterministic=False)
+    factory = new_shared_informer_factory_with_options(client, 0)
     f = factory
     dc = dcmod.new_deployment_controller(f.apps().v1().deployments(), f.apps().v1().replica_sets(),
                                          f.core().v1().pods(), client)

@@ -12,7 +12,7 @@ import queue
 import pytest
 from kubernetes.client import V1DeploymentStatus
 
-from minikcm.client.fake import UpdateAction
+from minikcm.client.testing import UpdateAction
 from minikcm.controller.deployment.rollback import RollbackConfig, get_rollback_to, set_rollback_to
 from minikcm.controller.deployment.util import deployment_util as util
 from minikcm.tools.record import FakeRecorder

@@ -19,7 +19,7 @@ from kubernetes.client import V1DeploymentStatus, V1ReplicaSet, V1ReplicaSetStat
 
 from minikcm import features
 from minikcm.apimachinery.convert import deep_copy
-from minikcm.client.fake import CreateAction, DeleteAction
+from minikcm.client.testing import CreateAction, DeleteAction
 from minikcm.controller.deployment import sync as syncmod
 from minikcm.controller.deployment.util import deployment_util as util
 from minikcm.tools.record import FakeRecorder

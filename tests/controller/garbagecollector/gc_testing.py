@@ -207,9 +207,9 @@ def new_test_gc(*objects: Any, ignored: Any = None) -> tuple[GarbageCollector, I
     The informer factory is started (without threads); its steps are not run,
     so nothing reaches the graph unless a test feeds it.
     """
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     client = new_simple_clientset(*objects, clock=clock)
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, deterministic=True)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock)
     gc = new_garbage_collector(client, factory, ignored)
     factory.start(threading.Event())
     return gc, client

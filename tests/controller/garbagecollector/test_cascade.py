@@ -36,11 +36,11 @@ class Cluster:
     """The API server, the informers and the collector on one FakeClock."""
 
     def __init__(self, seed: int = 1) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(seed))
         self.client = InProcessClientset(self.server)
         self.factory = new_shared_informer_factory_with_options(self.client, 0, clock=self.clock,
-                                                                rng=random.Random(seed + 1), deterministic=True)
+                                                                rng=random.Random(seed + 1))
         self.gc: GarbageCollector = new_garbage_collector(self.client, self.factory, None)
 
     def start(self, *extra_steps: Step) -> Driver:

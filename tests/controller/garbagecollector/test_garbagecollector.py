@@ -299,8 +299,8 @@ def test_dependents_race():
     """
     clock = FakeClock(EPOCH)
     client = new_simple_clientset(clock=clock)
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, deterministic=False)
-    gc = new_garbage_collector(client, factory, None, deterministic=False)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock)
+    gc = new_garbage_collector(client, factory, None)
     gb = gc.dependency_graph_builder
     owner = Node(make_id("", "", "", "", "owner"))
     gb.uid_to_node.write(owner)
@@ -346,8 +346,8 @@ def test_run_collects_garbage_with_threads():
     from minikcm.client import InProcessClientset
 
     client = InProcessClientset(APIServer())
-    factory = new_shared_informer_factory_with_options(client, 0, deterministic=False)
-    gc = new_garbage_collector(client, factory, None, deterministic=False)
+    factory = new_shared_informer_factory_with_options(client, 0)
+    gc = new_garbage_collector(client, factory, None)
     stop = threading.Event()
     factory.start(stop)
     runner = threading.Thread(target=gc.run, args=(1, stop, 5.0), name="test/gc-run")
@@ -377,3 +377,22 @@ def test_run_collects_garbage_with_threads():
         factory.shutdown()
     assert not runner.is_alive()
     assert not wanted & {t.name for t in threading.enumerate()}
+
+
+def test_retry_on_conflict_on_a_driven_clock_does_not_wait():
+    """Ours: the pause between conflict retries is chosen once from the clock; a driven clock's step never waits."""
+    from minikcm.controller.garbagecollector.garbagecollector import no_pause
+    from minikcm.controller.garbagecollector.operations import DEFAULT_RETRY_STEPS, retry_on_conflict
+
+    gc, _ = new_test_gc()
+    assert gc.clock.driven and gc.pause_before_retry is no_pause
+    start = gc.clock.now()
+    tries: list[int] = []
+
+    def conflict() -> None:
+        tries.append(1)
+        raise errors.new_conflict(GroupResource("", "pods"), "p", "changed")
+
+    with pytest.raises(errors.StatusError):
+        retry_on_conflict(conflict, gc)
+    assert len(tries) == DEFAULT_RETRY_STEPS and gc.clock.now() == start

@@ -33,9 +33,9 @@ from .gc_testing import make_id, make_node, owner_reference, verify_graph_invari
 
 
 def new_graph_builder(ignored: set[GroupResource] | None = None) -> GraphBuilder:
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     client = new_simple_clientset(clock=clock)
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, deterministic=True)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock)
     return new_dependency_graph_builder(client, ignored or set(), factory)
 
 

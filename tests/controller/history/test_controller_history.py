@@ -38,8 +38,8 @@ from minikcm.apimachinery import errors, labels
 from minikcm.apimachinery.convert import deep_copy, to_wire
 from minikcm.apimachinery.meta import is_controlled_by, label_selector_as_selector
 from minikcm.apimachinery.schema import GroupVersionKind
-from minikcm.client import new_simple_clientset
-from minikcm.client.fake import UpdateAction
+from minikcm.client.fake import new_simple_clientset
+from minikcm.client.testing import UpdateAction
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller.history.controller_history import (
     CONTROLLER_REVISION_HASH_LABEL,
@@ -110,10 +110,10 @@ class World:
     """A fake clientset plus a deterministic informer factory whose revision indexer tests fill directly."""
 
     def __init__(self) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.client = new_simple_clientset(clock=self.clock, rng=random.Random(3))
         self.factory = new_shared_informer_factory_with_options(self.client, 0, clock=self.clock,
-                                                                rng=random.Random(1), deterministic=True)
+                                                                rng=random.Random(1))
         self.informer = self.factory.apps().v1().controller_revisions()
         self.indexer = self.informer.informer().get_indexer()
 

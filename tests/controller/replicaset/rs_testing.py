@@ -28,8 +28,8 @@ from kubernetes.client import (
     V1ReplicaSetSpec,
 )
 
-from minikcm.client import new_simple_clientset
-from minikcm.client.fake import Action, UpdateAction
+from minikcm.client.fake import new_simple_clientset
+from minikcm.client.testing import Action, UpdateAction
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller.controller_utils import FakePodControl, key_func
 from minikcm.controller.replicaset.replica_set import (
@@ -130,12 +130,12 @@ class ControllerFixture:
 
     def __init__(self, *objects: Any, burst_replicas: int = BURST_REPLICAS,
                  accept_status_updates: bool = True) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.client = new_simple_clientset(*objects, clock=self.clock)
         if accept_status_updates:
             self.client.fake.prepend_reactor("update", "replicasets", accept_status_update)
         self.factory: SharedInformerFactory = new_shared_informer_factory_with_options(
-            self.client, 0, clock=self.clock, rng=random.Random(1), deterministic=True)
+            self.client, 0, clock=self.clock, rng=random.Random(1))
         self.rsc: ReplicaSetController = new_replica_set_controller(
             self.factory.apps().v1().replica_sets(), self.factory.core().v1().pods(), self.client, burst_replicas)
         self.rsc.pod_lister_synced = always_ready

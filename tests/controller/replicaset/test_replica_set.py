@@ -35,9 +35,9 @@ from minikcm import features
 from minikcm.apimachinery import watch
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.meta import DeleteOptions
-from minikcm.client import new_simple_clientset
-from minikcm.client.fake import default_watch_reactor
-from minikcm.clock import EPOCH
+from minikcm.client.fake import new_simple_clientset
+from minikcm.client.testing import default_watch_reactor
+from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller.controller_utils import (
     SLOW_START_INITIAL_BATCH_SIZE,
     ControllerExpectations,
@@ -262,7 +262,8 @@ def _watching_controller(resource: str):
     fake_watch = watch.FakeWatcher()
     client = new_simple_clientset()
     client.fake.prepend_watch_reactor(resource, default_watch_reactor(fake_watch, None))
-    factory = new_shared_informer_factory_with_options(client, 0, rng=random.Random(1), deterministic=True)
+    factory = new_shared_informer_factory_with_options(client, 0, rng=random.Random(1),
+                                                       clock=FakeClock(EPOCH, driven=True))
     rsc = new_replica_set_controller(factory.apps().v1().replica_sets(), factory.core().v1().pods(), client,
                                      BURST_REPLICAS)
     factory.start(threading.Event())
@@ -379,7 +380,7 @@ def test_controller_update_requeue():
     new_pod_list(fx.pod_indexer, 1, "Running", LABEL_MAP, rs, "pod")
     # Enqueue once, then process it, without rate limiting.
     fx.rsc.queue = new_rate_limiting_queue_with_config(
-        new_max_of_rate_limiter(), RateLimitingQueueConfig(clock=fx.clock, deterministic=True))
+        new_max_of_rate_limiter(), RateLimitingQueueConfig(clock=fx.clock))
     fx.rsc.enqueue_rs(rs)
     fx.rsc.process_next_work_item()
     assert fx.rsc.queue.len() == 1  # requeued
@@ -525,7 +526,8 @@ def test_expectations_on_recreate():
     name starts clean. Informers run under the driver (Go: goroutines and polls).
     """
     client = new_simple_clientset()
-    factory = new_shared_informer_factory_with_options(client, 0, rng=random.Random(1), deterministic=True)
+    factory = new_shared_informer_factory_with_options(client, 0, rng=random.Random(1),
+                                                       clock=FakeClock(EPOCH, driven=True))
     rsc = new_replica_set_controller(factory.apps().v1().replica_sets(), factory.core().v1().pods(), client, 100)
     factory.start(threading.Event())
     driver = Driver(factory.clock, factory.steps())  # type: ignore[arg-type]
@@ -770,7 +772,7 @@ def test_slow_start_batch(count, call_limit, expected_successes, expect_error, e
             if calls > call_limit:
                 raise fake_err
 
-    successes, err = slow_start_batch(count, 1, fn, deterministic=True)
+    successes, err = slow_start_batch(count, 1, fn, inline=True)
     assert successes == expected_successes
     assert err is (fake_err if expect_error else None)
     assert calls == expected_call_cnt  # no calls after a failed batch
@@ -778,7 +780,7 @@ def test_slow_start_batch(count, call_limit, expected_successes, expect_error, e
 
 def test_slow_start_batch_threaded():
     """Ours: the threaded batches give the same counts (calls of one batch run concurrently)."""
-    successes, err = slow_start_batch(10, 1, lambda: None, deterministic=False)
+    successes, err = slow_start_batch(10, 1, lambda: None)
     assert (successes, err) == (10, None)
 
 
@@ -850,7 +852,7 @@ def test_steps_name_the_worker_and_the_queue():
     """Ours: the deterministic steps are the worker, the queue's waiting step and the event broadcaster."""
     fx = ControllerFixture()
     names = [s.name for s in fx.rsc.steps()]
-    assert names == ["replicaset/worker", "workqueue/replicaset/waiting", "record/broadcaster"]
+    assert names == ["replicaset/worker", "workqueue/replicaset/waiting", "watch/broadcaster", "record/broadcaster"]
     assert not fx.rsc.worker_ready()
     fx.rsc.queue.add("default/x")
     assert fx.rsc.worker_ready()

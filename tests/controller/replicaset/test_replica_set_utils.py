@@ -15,8 +15,8 @@ import pytest
 from kubernetes.client import V1ReplicaSetCondition, V1ReplicaSetStatus
 
 from minikcm import features
-from minikcm.client import new_simple_clientset
-from minikcm.client.fake import GetAction, UpdateAction
+from minikcm.client.fake import new_simple_clientset
+from minikcm.client.testing import GetAction, UpdateAction
 from minikcm.clock import EPOCH
 from minikcm.controller.replicaset.replica_set import ReplicaSetControllerFeatures
 from minikcm.controller.replicaset.replica_set_utils import (

@@ -53,7 +53,7 @@ def driver_for(c: ControllerImpl, clock: FakeClock) -> Driver:
     return Driver(clock, c.steps())
 
 
-def test_example_controller_deletes_everything_added(fake_clock):
+def test_example_controller_deletes_everything_added(driven_clock):
     """Port of Example (controller_test.go): a controller whose process function deletes what it sees."""
     source = FakeControllerSource()
     downstream = new_store(deletion_handling_meta_namespace_key_func)
@@ -70,21 +70,21 @@ def test_example_controller_deletes_everything_added(fake_clock):
             deleted.append(fifo.key_of(newest.object))
 
     c = new(Config(queue=fifo, lister_watcher=source, process=process, object_type=V1Pod(), full_resync_period=0.1))
-    driver = driver_for(c, fake_clock)
+    driver = driver_for(c, driven_clock)
     for name in ["a-hello", "b-controller", "c-framework"]:
         source.add(mk_pod(name))
     assert driver.run_until(lambda: len(deleted) == 3, timeout=10)
     assert sorted(deleted) == ["a-hello", "b-controller", "c-framework"]
 
 
-def test_example_new_informer(fake_clock):
+def test_example_new_informer(driven_clock):
     """Port of ExampleNewInformer (controller_test.go): the same with new_informer and a handler."""
     source = FakeControllerSource()
     deleted: list[str] = []
     _, c = new_informer(source, V1Pod(), 0.1, ResourceEventHandlerDetailedFuncs(
         add_func=lambda obj, initial: source.delete(obj),
         delete_func=lambda obj: deleted.append(deletion_handling_meta_namespace_key_func(obj))))
-    driver = driver_for(c, fake_clock)
+    driver = driver_for(c, driven_clock)
     for name in ["a-hello", "b-controller", "c-framework"]:
         source.add(mk_pod(name))
     assert driver.run_until(lambda: len(deleted) == 3, timeout=10)
@@ -140,13 +140,13 @@ def recording_handler(output: dict[str, list[str]], lock: threading.Lock) -> Res
                                              delete_func=lambda obj: record("delete", obj))
 
 
-def test_hammer_controller(fake_clock):
+def test_hammer_controller(driven_clock):
     """Port of TestHammerController (controller_test.go), deterministic: random churn, consistent events."""
     source = FakeControllerSource()
     output: dict[str, list[str]] = {}
     store, c = new_informer(source, V1Pod(), 0.1, recording_handler(output, threading.Lock()))
     assert not c.has_synced(), "synced before the controller started"
-    driver = driver_for(c, fake_clock)
+    driver = driver_for(c, driven_clock)
     assert driver.run_until(c.has_synced, timeout=10)
     rng = random.Random(42)
     for _ in range(3):
@@ -184,7 +184,7 @@ def test_hammer_controller_threaded():
     check_hammer_output(output, store.list_keys(), source)
 
 
-def test_update(fake_clock):
+def test_update(driven_clock):
     """Port of TestUpdate (controller_test.go): update handlers see only from->to (or resync) transitions."""
     source = FakeControllerSource()
     allowed = {("from", "to"), ("to", "to"), ("from", "from")}
@@ -198,7 +198,7 @@ def test_update(fake_clock):
 
     _, c = new_informer(source, V1Pod(), 0, ResourceEventHandlerFuncs(
         update_func=on_update, delete_func=lambda obj: deleted.append(obj.metadata.name)))
-    driver = driver_for(c, fake_clock)
+    driver = driver_for(c, driven_clock)
     assert driver.run_until(lambda: len(source.watch_calls) == 1, timeout=10)
     for i in range(3):
         name = f"a-{i}-0"
@@ -208,7 +208,7 @@ def test_update(fake_clock):
     assert set(seen) <= allowed and ("from", "to") in seen
 
 
-def test_panic_propagated(fake_clock):
+def test_panic_propagated(driven_clock):
     """Port of TestPanicPropagated (controller_test.go): a handler's exception reaches the caller of the steps."""
     source = FakeControllerSource()
 
@@ -216,7 +216,7 @@ def test_panic_propagated(fake_clock):
         raise RuntimeError("Just panic.")
 
     _, c = new_informer(source, V1Pod(), 0.1, ResourceEventHandlerDetailedFuncs(add_func=panic))
-    driver = driver_for(c, fake_clock)
+    driver = driver_for(c, driven_clock)
     source.add(mk_pod("test"))
     with pytest.raises(RuntimeError, match="Just panic."):
         driver.run_for(1)
@@ -249,7 +249,7 @@ def test_panic_propagated_out_of_run(monkeypatch):
     assert [str(e) for e in propagated] == ["Just panic."]
 
 
-def test_transforming_informer(fake_clock):
+def test_transforming_informer(driven_clock):
     """Port of TestTransformingInformer (controller_test.go), through new_informer_with_options(transform=...)."""
     source = FakeControllerSource()
 
@@ -276,7 +276,7 @@ def test_transforming_informer(fake_clock):
             add_func=lambda obj, initial: events.append(("ADDED", None, obj)),
             update_func=lambda old, new_obj: events.append(("MODIFIED", old, new_obj)),
             delete_func=lambda obj: events.append(("DELETED", obj, None)))))
-    driver = driver_for(c, fake_clock)
+    driver = driver_for(c, driven_clock)
     driver.run_for(1)
     assert events == [("ADDED", None, expected_pod("pod1", "2"))]
     source.add(make_pod("pod2", "1"))
@@ -307,7 +307,7 @@ class EventRecorder:
 
 
 @pytest.mark.parametrize("atomic", [False, True], ids=["atomic false", "atomic true"])
-def test_reset_watch(fake_clock, atomic):
+def test_reset_watch(driven_clock, atomic):
     """Port of TestResetWatch (controller_test.go): a watch reset recovers drop-watch changes by relisting."""
     source = FakeControllerSource()
     source.add(mk_pod("pod-1", "default"))
@@ -324,7 +324,7 @@ def test_reset_watch(fake_clock, atomic):
 
     c = new(Config(queue=fifo, lister_watcher=source, object_type=V1Pod(), process=process,
                    process_batch=process_batch))
-    driver = driver_for(c, fake_clock)
+    driver = driver_for(c, driven_clock)
     assert driver.run_until(c.has_synced, timeout=10)
     assert recorder.history == [("add", "default/pod-1", True)]
 
@@ -336,14 +336,14 @@ def test_reset_watch(fake_clock, atomic):
     assert sorted(recorder.history) == [("add", "default/pod-2", False), ("update", "default/pod-1", False)]
 
 
-def test_controller_steps_and_sync_state(fake_clock):
+def test_controller_steps_and_sync_state(driven_clock):
     # The steps come in a fixed order, and the sync signals follow the first list.
     source = FakeControllerSource()
     source.add(mk_pod("a", "default"))
     indexer, c = new_indexer_informer(source, V1Pod(), 0, ResourceEventHandlerFuncs(),
                                       {NAMESPACE_INDEX: meta_namespace_index_func})
     assert c.last_sync_resource_version() == ""
-    driver = driver_for(c, fake_clock)
+    driver = driver_for(c, driven_clock)
     assert [s.name for s in driver.steps] == ["reflector/v1/pods/list", "reflector/v1/pods/watch",
                                               "reflector/v1/pods/resync", "controller/v1/pods/process"]
     driver.run_until_idle()
@@ -394,7 +394,7 @@ def test_new_queue_fifo(monkeypatch, in_order, atomic, want_class, want_atomic, 
     assert (q.known_objects is store) is want_known
 
 
-def test_process_rejects_non_deltas(fake_clock):
+def test_process_rejects_non_deltas(driven_clock):
     _, c = new_informer(FakeControllerSource(), V1Pod(), 0, ResourceEventHandlerFuncs())
     with pytest.raises(TypeError, match="not Deltas"):
         c.config.process("not deltas", False)

@@ -8,7 +8,7 @@ import minikcm.tools.cache as cache
 def test_all_matches_public_names():
     public = {name for name in vars(cache) if not name.startswith("_")}
     submodules = {
-        "controller", "delta_fifo", "fifo", "index", "listers", "object_names", "store",
+        "controller", "delta_fifo", "fifo", "index", "listers", "object_names", "store", "store_base",
         "the_real_fifo", "thread_safe_store", "synctrack",
         "listwatch", "reflector", "retry_with_deadline", "shared_informer", "event_handler_name",
     }

@@ -14,7 +14,7 @@ from kubernetes.client import V1ObjectMeta, V1Pod
 
 from minikcm.apimachinery import fields, watch
 from minikcm.apimachinery.meta import ListOptions
-from minikcm.client import new_simple_clientset
+from minikcm.client.fake import new_simple_clientset
 from minikcm.tools.cache.listwatch import (
     Lister,
     ListerWatcher,

@@ -77,14 +77,14 @@ def watching(r: Reflector) -> bool:
     return r.phase == PHASE_WATCH and r.watcher is not None
 
 
-def test_close_watch_channel_on_error(fake_clock):
+def test_close_watch_channel_on_error(driven_clock):
     """Port of TestCloseWatchChannelOnError (reflector_test.go): an ERROR event stops the watch."""
     fw = watch.FakeWatcher()
     lw = ListWatch(list_func=lambda options: mk_list("1"), watch_func=lambda options: fw)
-    r = new_reflector_with_options(lw, V1Pod(), new_store(meta_namespace_key_func), ReflectorOptions(clock=fake_clock))
-    drive(r, fake_clock, lambda: watching(r))
+    r = new_reflector_with_options(lw, V1Pod(), new_store(meta_namespace_key_func), ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: watching(r))
     fw.error(mk_pod("bar"))  # not even a Status: the watch ends all the same
-    drive(r, fake_clock, lambda: r.passes == 1)
+    drive(r, driven_clock, lambda: r.passes == 1)
     assert fw.is_stopped() and fw.result_chan().closed
 
 
@@ -111,11 +111,11 @@ def test_run_until():
     assert fw.result_chan().closed, "watch channel left open after stopping the reflector"
 
 
-def test_reflector_resync_chan(fake_clock):
+def test_reflector_resync_chan(driven_clock):
     """Port of TestReflectorResyncChan (reflector_test.go): the resync timer is due one period from now."""
     r = new_reflector_with_options(ListWatch(), V1Pod(), new_store(meta_namespace_key_func),
-                                   ReflectorOptions(resync_period=0.001, clock=fake_clock))
-    assert r.resync_chan() == fake_clock.now() + timedelta(milliseconds=1)
+                                   ReflectorOptions(resync_period=0.001, clock=driven_clock))
+    assert r.resync_chan() == driven_clock.now() + timedelta(milliseconds=1)
     r.resync_period = 0
     assert r.resync_chan() is None
 
@@ -176,7 +176,7 @@ HANDLE_WATCH_CLOSED_CASES = [
 
 
 @pytest.mark.parametrize("open_for, want", HANDLE_WATCH_CLOSED_CASES)
-def test_reflector_handle_watch_result_chan_closed(fake_clock, open_for, want):
+def test_reflector_handle_watch_result_chan_closed(driven_clock, open_for, want):
     """Port of TestReflectorHandleWatchResultChanClosedBefore/After (reflector_test.go).
 
     A stream that ends with no events within a second is a VeryShortWatchError
@@ -184,10 +184,10 @@ def test_reflector_handle_watch_result_chan_closed(fake_clock, open_for, want):
     follows). Either way the watcher is stopped once.
     """
     r = new_reflector_with_options(ListWatch(), V1Pod(), new_store(meta_namespace_key_func),
-                                   ReflectorOptions(clock=fake_clock))
+                                   ReflectorOptions(clock=driven_clock))
     w = MockWatcher()
     open_on(r, w)
-    fake_clock.step(open_for)
+    driven_clock.step(open_for)
     w.chan.close()
     assert r.closed_watch_error() == want
     r.watch_step()
@@ -195,10 +195,10 @@ def test_reflector_handle_watch_result_chan_closed(fake_clock, open_for, want):
     assert r.passes == (1 if want is not None else 0)
 
 
-def test_reflector_watch_handler(fake_clock):
+def test_reflector_watch_handler(driven_clock):
     """Port of TestReflectorWatchHandler (reflector_test.go): events reach the store; the RV follows them."""
     s = new_store(meta_namespace_key_func)
-    r = new_reflector_with_options(ListWatch(), V1Pod(), s, ReflectorOptions(clock=fake_clock))
+    r = new_reflector_with_options(ListWatch(), V1Pod(), s, ReflectorOptions(clock=driven_clock))
     s.add(mk_pod("foo"))
     s.add(mk_pod("bar"))
     fw = watch.FakeWatcher()
@@ -219,7 +219,7 @@ def test_reflector_watch_handler(fake_clock):
     assert r.watcher is fw, "the watch stays open while events flow"
 
 
-def test_reflector_list_and_watch(fake_clock):
+def test_reflector_list_and_watch(driven_clock):
     """Port of TestReflectorListAndWatch (reflector_test.go), case "UseWatchList disabled"."""
     watchers: list[watch.FakeWatcher] = []
     list_opts: list[ListOptions] = []
@@ -236,13 +236,13 @@ def test_reflector_list_and_watch(fake_clock):
 
     s = TestingFIFO(meta_namespace_key_func)
     r = new_reflector_with_options(ListWatch(list_func=list_func, watch_func=watch_func), V1Pod(), s,
-                                   ReflectorOptions(clock=fake_clock))
-    drive(r, fake_clock, lambda: watching(r))
+                                   ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: watching(r))
     fw = watchers[0]
     fw.modify(mk_pod("foo", "2"))
     for i, name in enumerate(["bar", "baz", "qux", "zoo"], start=3):
         fw.add(mk_pod(name, str(i)))
-    drive(r, fake_clock, lambda: len(fw.result_chan()) == 0)
+    drive(r, driven_clock, lambda: len(fw.result_chan()) == 0)
 
     got = [(p.metadata.name, p.metadata.resource_version) for p in (pop(s) for _ in range(5))]
     assert got == [("foo", "2"), ("bar", "3"), ("baz", "4"), ("qux", "5"), ("zoo", "6")]
@@ -264,7 +264,7 @@ LIST_AND_WATCH_WITH_ERRORS_CASES = [
 ]
 
 
-def test_reflector_list_and_watch_with_errors(fake_clock):
+def test_reflector_list_and_watch_with_errors(driven_clock):
     """Port of TestReflectorListAndWatchWithErrors (reflector_test.go)."""
     s = TestingFIFO(meta_namespace_key_func)
     for line, (list_obj, list_err, events, watch_err) in enumerate(LIST_AND_WATCH_WITH_ERRORS_CASES):
@@ -286,9 +286,9 @@ def test_reflector_list_and_watch_with_errors(fake_clock):
             return fw
 
         r = new_reflector_with_options(ListWatch(list_func=list_func, watch_func=watch_func), V1Pod(), s,
-                                       ReflectorOptions(clock=fake_clock))
+                                       ReflectorOptions(clock=driven_clock))
         rec = Recorder(r)
-        drive(r, fake_clock, lambda: r.passes == 1 or (r.watcher is fw and len(fw.result_chan()) == 0))
+        drive(r, driven_clock, lambda: r.passes == 1 or (r.watcher is fw and len(fw.result_chan()) == 0))
         if list_err is not None:
             assert rec.errors and rec.errors[0].__cause__ is list_err, line
         elif watch_err is not None:
@@ -297,7 +297,7 @@ def test_reflector_list_and_watch_with_errors(fake_clock):
             assert rec.errors == [], line
 
 
-def test_reflector_list_and_watch_init_conn_backoff(fake_clock):
+def test_reflector_list_and_watch_init_conn_backoff(driven_clock):
     """Port of TestReflectorListAndWatchInitConnBackoff (reflector_test.go), the 5-failure case.
 
     Refused connections back off on the fake clock without a relist. Bounds
@@ -314,17 +314,17 @@ def test_reflector_list_and_watch_init_conn_backoff(fake_clock):
 
     r = new_reflector_with_options(ListWatch(list_func=lambda o: mk_list("1"), watch_func=watch_func), V1Pod(),
                                    TestingFIFO(meta_namespace_key_func),
-                                   ReflectorOptions(clock=fake_clock, rng=random.Random(3)))
+                                   ReflectorOptions(clock=driven_clock, rng=random.Random(3)))
     backoff = wait.Backoff(duration=0.001, cap=0.05, steps=1000, factor=2.0, jitter=1.0, rng=random.Random(3))
-    r.delay_handler = backoff.delay_with_reset(fake_clock, 0.1)
-    start = fake_clock.now()
-    drive(r, fake_clock, lambda: watching(r))
-    elapsed = fake_clock.since(start)
+    r.delay_handler = backoff.delay_with_reset(driven_clock, 0.1)
+    start = driven_clock.now()
+    drive(r, driven_clock, lambda: watching(r))
+    elapsed = driven_clock.since(start)
     assert 0.031 <= elapsed < 0.062
     assert r.passes == 0, "a refused watch must not end the pass"
 
 
-def test_new_reflector_with_custom_backoff(fake_clock):
+def test_new_reflector_with_custom_backoff(driven_clock):
     """Port of TestNewReflectorWithCustomBackoff (reflector_test.go), "custom backoff": 10+20+40+80+100 ms."""
     conn_fails = [5]
 
@@ -334,13 +334,13 @@ def test_new_reflector_with_custom_backoff(fake_clock):
             raise ConnectionRefusedError()
         return watch.FakeWatcher()
 
-    opts = ReflectorOptions(clock=fake_clock,
+    opts = ReflectorOptions(clock=driven_clock,
                             backoff=wait.Backoff(duration=0.01, factor=2.0, jitter=0, steps=100, cap=0.1))
     r = new_reflector_with_options(ListWatch(list_func=lambda o: mk_list("1"), watch_func=watch_func), V1Pod(),
                                    new_store(meta_namespace_key_func), opts)
-    start = fake_clock.now()
-    drive(r, fake_clock, lambda: watching(r))
-    assert fake_clock.since(start) == pytest.approx(0.25)
+    start = driven_clock.now()
+    drive(r, driven_clock, lambda: watching(r))
+    assert driven_clock.since(start) == pytest.approx(0.25)
 
 
 class FakeDelayFunc:
@@ -355,7 +355,7 @@ class FakeDelayFunc:
         return 0.0
 
 
-def test_backoff_on_too_many_requests(fake_clock):
+def test_backoff_on_too_many_requests(driven_clock):
     """Port of TestBackoffOnTooManyRequests (reflector_test.go): a 429, opening or watching, backs off."""
     too_many = errors.new_too_many_requests("too many requests", 1)
     calls = [0]
@@ -372,13 +372,13 @@ def test_backoff_on_too_many_requests(fake_clock):
         return w
 
     r = new_reflector_with_options(ListWatch(list_func=lambda o: mk_list("1"), watch_func=watch_func), V1Pod(),
-                                   TestingFIFO(meta_namespace_key_func), ReflectorOptions(clock=fake_clock))
+                                   TestingFIFO(meta_namespace_key_func), ReflectorOptions(clock=driven_clock))
     fd = r.delay_handler = FakeDelayFunc(r)
-    drive(r, fake_clock, lambda: r.passes == 1)
+    drive(r, driven_clock, lambda: r.passes == 1)
     assert fd.calls.count(0) == 2, "two watch backoffs within the pass"
 
 
-def test_no_relist_on_too_many_requests(fake_clock):
+def test_no_relist_on_too_many_requests(driven_clock):
     """Port of TestNoRelistOnTooManyRequests (reflector_test.go)."""
     too_many = errors.new_too_many_requests("too many requests", 1)
     counts = {"list": 0, "watch": 0}
@@ -396,9 +396,9 @@ def test_no_relist_on_too_many_requests(fake_clock):
         return w
 
     r = new_reflector_with_options(ListWatch(list_func=list_func, watch_func=watch_func), V1Pod(),
-                                   TestingFIFO(meta_namespace_key_func), ReflectorOptions(clock=fake_clock))
+                                   TestingFIFO(meta_namespace_key_func), ReflectorOptions(clock=driven_clock))
     r.delay_handler = FakeDelayFunc(r)
-    drive(r, fake_clock, lambda: r.passes == 1)
+    drive(r, driven_clock, lambda: r.passes == 1)
     assert counts == {"list": 1, "watch": 5}
 
 
@@ -411,7 +411,7 @@ RETRY_INTERNAL_ERROR_CASES = [
 
 
 @pytest.mark.parametrize("max_internal_duration, rewind_time, want_retries", RETRY_INTERNAL_ERROR_CASES)
-def test_retry_internal_error(fake_clock, max_internal_duration, rewind_time, want_retries):
+def test_retry_internal_error(driven_clock, max_internal_duration, rewind_time, want_retries):
     """Port of TestRetryInternalError (reflector_test.go): 500s re-watch at once, for a while."""
     internal = errors.new_internal_error("etcdserver: no leader")
     counter = [0]
@@ -419,17 +419,17 @@ def test_retry_internal_error(fake_clock, max_internal_duration, rewind_time, wa
     def watch_func(options):
         counter[0] += 1
         if counter[0] == rewind_time:
-            fake_clock.step(60)  # a long pause: the next error starts a new streak
-        fake_clock.step(1)
+            driven_clock.step(60)  # a long pause: the next error starts a new streak
+        driven_clock.step(1)
         w = watch.FakeWatcher()
         w.error(internal.status())
         return w
 
     r = new_reflector_with_options(ListWatch(list_func=lambda o: mk_list("1"), watch_func=watch_func), V1Pod(),
-                                   TestingFIFO(meta_namespace_key_func), ReflectorOptions(clock=fake_clock))
+                                   TestingFIFO(meta_namespace_key_func), ReflectorOptions(clock=driven_clock))
     r.delay_handler = FakeDelayFunc(r)
     r.max_internal_error_retry_duration = max_internal_duration
-    drive(r, fake_clock, lambda: r.passes == 1)
+    drive(r, driven_clock, lambda: r.passes == 1)
     assert counter[0] - 1 == want_retries
 
 
@@ -448,7 +448,7 @@ class FakeCustomStore:
         self.resync_func()
 
 
-def test_reflector_resync(fake_clock):
+def test_reflector_resync(driven_clock):
     """Port of TestReflectorResync (reflector_test.go): a failing resync ends the pass after the 2nd resync."""
     iteration = [0]
 
@@ -459,9 +459,9 @@ def test_reflector_resync(fake_clock):
 
     lw = ListWatch(list_func=lambda o: mk_list("0"), watch_func=lambda o: watch.FakeWatcher())
     r = new_reflector_with_options(lw, V1Pod(), FakeCustomStore(resync),
-                                   ReflectorOptions(resync_period=0.001, clock=fake_clock))
+                                   ReflectorOptions(resync_period=0.001, clock=driven_clock))
     rec = Recorder(r)
-    drive(r, fake_clock, lambda: r.passes == 1)
+    drive(r, driven_clock, lambda: r.passes == 1)
     assert iteration[0] == 2
     assert rec.errors == [], "a resync error is not reported as a list-and-watch error"
 
@@ -486,19 +486,19 @@ def stop_at_first_watch(calls: list):
     return watch_func
 
 
-def test_reflector_watch_list_page_size(fake_clock):
+def test_reflector_watch_list_page_size(driven_clock):
     """Port of TestReflectorWatchListPageSize (reflector_test.go): lists come in pages of watch_list_page_size."""
     s = new_store(meta_namespace_key_func)
     watches: list = []
     lw = ListWatch(list_func=paged_list_func(4, watches), watch_func=stop_at_first_watch(watches))
-    r = new_reflector_with_options(lw, V1Pod(), s, ReflectorOptions(clock=fake_clock))
+    r = new_reflector_with_options(lw, V1Pod(), s, ReflectorOptions(clock=driven_clock))
     r.set_last_sync_resource_version("10")  # paging even for a not-consistent read
     r.watch_list_page_size = 4
-    drive(r, fake_clock, lambda: len(watches) == 1)
+    drive(r, driven_clock, lambda: len(watches) == 1)
     assert len(s.list()) == 10
 
 
-def test_reflector_not_paginating_not_consistent_reads(fake_clock):
+def test_reflector_not_paginating_not_consistent_reads(driven_clock):
     """Port of TestReflectorNotPaginatingNotConsistentReads (reflector_test.go): RV "10" lists unpaged."""
     s = new_store(meta_namespace_key_func)
     watches: list = []
@@ -508,9 +508,9 @@ def test_reflector_not_paginating_not_consistent_reads(fake_clock):
         return mk_list("10", *pods(10))
 
     r = new_reflector_with_options(ListWatch(list_func=list_func, watch_func=stop_at_first_watch(watches)),
-                                   V1Pod(), s, ReflectorOptions(clock=fake_clock))
+                                   V1Pod(), s, ReflectorOptions(clock=driven_clock))
     r.set_last_sync_resource_version("10")
-    drive(r, fake_clock, lambda: len(watches) == 1)
+    drive(r, driven_clock, lambda: len(watches) == 1)
     assert len(s.list()) == 10
 
 
@@ -520,15 +520,15 @@ def end_pass(r: Reflector, clock: FakeClock, watches: list, want_watches: int) -
     drive(r, clock, lambda: len(watches) == want_watches)
 
 
-def test_reflector_paginating_non_consistent_reads_if_watch_cache_disabled(fake_clock):
+def test_reflector_paginating_non_consistent_reads_if_watch_cache_disabled(driven_clock):
     """Port of TestReflectorPaginatingNonConsistentReadsIfWatchCacheDisabled (reflector_test.go)."""
     s = new_store(meta_namespace_key_func)
     watches: list = []
     lw = ListWatch(list_func=paged_list_func(500, watches), watch_func=stop_at_first_watch(watches))
-    r = new_reflector_with_options(lw, V1Pod(), s, ReflectorOptions(clock=fake_clock))
-    drive(r, fake_clock, lambda: len(watches) == 1)
+    r = new_reflector_with_options(lw, V1Pod(), s, ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: len(watches) == 1)
     assert len(s.list()) == 10 and r.paginated_result
-    end_pass(r, fake_clock, watches, 2)  # the relist at RV 10 keeps the default page size
+    end_pass(r, driven_clock, watches, 2)  # the relist at RV 10 keeps the default page size
     assert len(s.list()) == 10
 
 
@@ -545,34 +545,34 @@ def rv_recording_lw(responses, watches: list, rvs: list) -> ListWatch:
     return ListWatch(list_func=list_func, watch_func=stop_at_first_watch(watches))
 
 
-def test_reflector_resync_with_resource_version(fake_clock):
+def test_reflector_resync_with_resource_version(driven_clock):
     """Port of TestReflectorResyncWithResourceVersion (reflector_test.go): relists never go back in time."""
     s, watches, rvs = new_store(meta_namespace_key_func), [], []
     answers = {"0": mk_list("10", *pods(4)), "10": mk_list("11", *pods(8))}
     r = new_reflector_with_options(rv_recording_lw(lambda o: answers[o.resource_version], watches, rvs), V1Pod(), s,
-                                   ReflectorOptions(clock=fake_clock))
-    drive(r, fake_clock, lambda: len(watches) == 1)
+                                   ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: len(watches) == 1)
     assert len(s.list()) == 4
-    end_pass(r, fake_clock, watches, 2)
+    end_pass(r, driven_clock, watches, 2)
     assert len(s.list()) == 8
     assert rvs == ["0", "10"]
 
 
-def test_reflector_expired_exact_resource_version(fake_clock):
+def test_reflector_expired_exact_resource_version(driven_clock):
     """Port of TestReflectorExpiredExactResourceVersion (reflector_test.go): an expired RV is retried as ""."""
     s, watches, rvs = new_store(meta_namespace_key_func), [], []
     answers = {"0": mk_list("10", *pods(4)),
                "10": errors.new_resource_expired("The resourceVersion for the provided watch is too old."),
                "": mk_list("11", *pods(8))}
     r = new_reflector_with_options(rv_recording_lw(lambda o: answers[o.resource_version], watches, rvs), V1Pod(), s,
-                                   ReflectorOptions(clock=fake_clock))
-    drive(r, fake_clock, lambda: len(watches) == 1)
-    end_pass(r, fake_clock, watches, 2)
+                                   ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: len(watches) == 1)
+    end_pass(r, driven_clock, watches, 2)
     assert len(s.list()) == 8
     assert rvs == ["0", "10", ""]
 
 
-def test_reflector_full_list_if_expired(fake_clock):
+def test_reflector_full_list_if_expired(driven_clock):
     """Port of TestReflectorFullListIfExpired (reflector_test.go): an expired continue token means one full list."""
     s, watches, rvs = new_store(meta_namespace_key_func), [], []
     items = pods(8)
@@ -581,11 +581,11 @@ def test_reflector_full_list_if_expired(fake_clock):
                ("", "C1", 4): errors.new_resource_expired("The resourceVersion for the provided watch is too old."),
                ("10", "", 0): mk_list("11", *items)}
     lw = rv_recording_lw(lambda o: answers[(o.resource_version, o.continue_, o.limit)], watches, rvs)
-    r = new_reflector_with_options(lw, V1Pod(), s, ReflectorOptions(clock=fake_clock))
+    r = new_reflector_with_options(lw, V1Pod(), s, ReflectorOptions(clock=driven_clock))
     r.watch_list_page_size = 4
-    drive(r, fake_clock, lambda: len(watches) == 1)
+    drive(r, driven_clock, lambda: len(watches) == 1)
     assert len(s.list()) == 4
-    end_pass(r, fake_clock, watches, 2)
+    end_pass(r, driven_clock, watches, 2)
     assert len(s.list()) == 8
     assert rvs == ["0", "10", "", "10"]
 
@@ -597,7 +597,7 @@ def too_large(message: str, cause: dict | None) -> errors.StatusError:
     return err
 
 
-def test_reflector_full_list_if_too_large(fake_clock):
+def test_reflector_full_list_if_too_large(driven_clock):
     """Port of TestReflectorFullListIfTooLarge (reflector_test.go): three forms of "too large", each relisted at ""."""
     s, watches, rvs = new_store(meta_namespace_key_func), [], []
     version = [30]
@@ -617,10 +617,10 @@ def test_reflector_full_list_if_too_large(fake_clock):
         return mk_list(str(version[0] - 10))
 
     r = new_reflector_with_options(rv_recording_lw(answer, watches, rvs), V1Pod(), s,
-                                   ReflectorOptions(clock=fake_clock))
-    drive(r, fake_clock, lambda: len(watches) == 1)
+                                   ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: len(watches) == 1)
     for i in range(2, 5):
-        end_pass(r, fake_clock, watches, i)
+        end_pass(r, driven_clock, watches, i)
     assert rvs == ["0", "20", "", "30", "", "40", ""]
 
 
@@ -677,27 +677,27 @@ WATCH_TIMEOUT_CASES = [
 
 
 @pytest.mark.parametrize("min_watch_timeout, expected_min", WATCH_TIMEOUT_CASES)
-def test_watch_timeout(fake_clock, min_watch_timeout, expected_min):
+def test_watch_timeout(driven_clock, min_watch_timeout, expected_min):
     """Port of TestWatchTimeout (reflector_test.go): watch timeouts are random in [min, 2*min]."""
     watches: list = []
     r = new_reflector_with_options(
         ListWatch(list_func=lambda o: mk_list("10"), watch_func=stop_at_first_watch(watches)), V1Pod(),
         new_store(meta_namespace_key_func),
-        ReflectorOptions(min_watch_timeout=min_watch_timeout, clock=fake_clock, rng=random.Random(5)))
-    drive(r, fake_clock, lambda: len(watches) == 1)
+        ReflectorOptions(min_watch_timeout=min_watch_timeout, clock=driven_clock, rng=random.Random(5)))
+    drive(r, driven_clock, lambda: len(watches) == 1)
     assert expected_min <= watches[0].timeout_seconds <= 2 * expected_min
 
 
-def test_watch_timeouts_repeat_with_the_same_seed(fake_clock):
+def test_watch_timeouts_repeat_with_the_same_seed(driven_clock):
     # Determinism: the same seed draws the same timeouts.
     def timeouts(seed):
         watches: list = []
         r = new_reflector_with_options(
             ListWatch(list_func=lambda o: mk_list("10"), watch_func=stop_at_first_watch(watches)), V1Pod(),
-            new_store(meta_namespace_key_func), ReflectorOptions(clock=fake_clock, rng=random.Random(seed)))
-        drive(r, fake_clock, lambda: len(watches) == 1)
+            new_store(meta_namespace_key_func), ReflectorOptions(clock=driven_clock, rng=random.Random(seed)))
+        drive(r, driven_clock, lambda: len(watches) == 1)
         for i in range(2, 4):
-            end_pass(r, fake_clock, watches, i)
+            end_pass(r, driven_clock, watches, i)
         return [w.timeout_seconds for w in watches]
 
     assert timeouts(11) == timeouts(11)
@@ -720,13 +720,13 @@ class StoreWithRV:
         self.resource_versions.append(resource_version)
 
 
-def test_reflector_resource_version_update(fake_clock):
+def test_reflector_resource_version_update(driven_clock):
     """Port of TestReflectorResourceVersionUpdate (reflector_test.go): every event, bookmarks too, moves the RV."""
     s = StoreWithRV()
     fw = watch.FakeWatcher()
     r = new_reflector_with_options(ListWatch(list_func=lambda o: mk_list("10"), watch_func=lambda o: fw), V1Pod(), s,
-                                   ReflectorOptions(clock=fake_clock))
-    drive(r, fake_clock, lambda: watching(r))
+                                   ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: watching(r))
     fw.action(watch.ADDED, mk_pod("a", "10"))
     fw.action(watch.MODIFIED, mk_pod("a", "20"))
     fw.action(watch.BOOKMARK, mk_pod("", "30"))
@@ -735,7 +735,7 @@ def test_reflector_resource_version_update(fake_clock):
     assert s.resource_versions == ["10", "20", "30", "40"]
 
 
-def test_bookmark_advances_resource_version_and_reaches_the_fifo(fake_clock):
+def test_bookmark_advances_resource_version_and_reaches_the_fifo(driven_clock):
     # A BOOKMARK changes nothing in the cache but moves the watch position, and the
     # atomic RealFIFO passes it on so the client store learns how far it is.
     fifo = new_real_fifo_with_options(RealFIFOOptions(atomic_events=True, emit_delta_type_bookmark=True))
@@ -747,22 +747,22 @@ def test_bookmark_advances_resource_version_and_reaches_the_fifo(fake_clock):
         return fw
 
     r = new_reflector_with_options(ListWatch(list_func=lambda o: mk_list("10"), watch_func=watch_func), V1Pod(),
-                                   fifo, ReflectorOptions(clock=fake_clock))
-    drive(r, fake_clock, lambda: watching(r))
+                                   fifo, ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: watching(r))
     fw.action(watch.BOOKMARK, mk_pod("", "42"))
     r.watch_step()
     assert r.last_sync_resource_version() == "42"
     assert [d.type for d in fifo.items] == ["ReplacedAll", BOOKMARK]
     fw.stop()  # a normal close (the clock moved on): the next watch starts at the bookmark
-    fake_clock.step(5)
-    drive(r, fake_clock, lambda: len(watches) == 2)
+    driven_clock.step(5)
+    drive(r, driven_clock, lambda: len(watches) == 2)
     assert watches[1].resource_version == "42"
 
 
-def test_synthetic_added_events_do_not_move_the_resource_version(fake_clock):
+def test_synthetic_added_events_do_not_move_the_resource_version(driven_clock):
     # A watch from "" or "0" starts with ADDED events in no RV order; only later events move the RV.
     r = new_reflector_with_options(ListWatch(), V1Pod(), new_store(meta_namespace_key_func),
-                                   ReflectorOptions(clock=fake_clock))
+                                   ReflectorOptions(clock=driven_clock))
     fw = watch.FakeWatcher()
     open_on(r, fw)
     r.propagate_rv_from_start = False
@@ -775,38 +775,38 @@ def test_synthetic_added_events_do_not_move_the_resource_version(fake_clock):
     assert r.last_sync_resource_version() == "11"
 
 
-def test_expired_watch_relists_at_the_last_resource_version(fake_clock):
+def test_expired_watch_relists_at_the_last_resource_version(driven_clock):
     # A 410 while watching ends the pass without reporting an error; the relist asks
     # for "at least" the last version seen, not for a fresh quorum read.
     answers = {"0": mk_list("5", mk_pod("a", "5")), "5": mk_list("9", mk_pod("b", "9"))}
     watches, rvs = [], []
     s = new_store(meta_namespace_key_func)
     r = new_reflector_with_options(rv_recording_lw(lambda o: answers[o.resource_version], watches, rvs), V1Pod(), s,
-                                   ReflectorOptions(clock=fake_clock))
+                                   ReflectorOptions(clock=driven_clock))
     rec = Recorder(r)
-    drive(r, fake_clock, lambda: len(watches) == 1)
+    drive(r, driven_clock, lambda: len(watches) == 1)
     r.watcher.error(errors.new_resource_expired("too old resource version: 5 (7)").status())
-    drive(r, fake_clock, lambda: len(watches) == 2)
+    drive(r, driven_clock, lambda: len(watches) == 2)
     assert rvs == ["0", "5"]
     assert [p.metadata.name for p in s.list()] == ["b"]
     assert rec.errors == []
 
 
-def test_failed_list_backs_off_then_relists(fake_clock):
+def test_failed_list_backs_off_then_relists(driven_clock):
     # A failed list is reported, then retried after a delay on the clock (never at once).
     calls = []
 
     def list_func(options):
-        calls.append(fake_clock.now())
+        calls.append(driven_clock.now())
         if len(calls) == 1:
             raise errors.new_service_unavailable("try later")
         return mk_list("3")
 
     r = new_reflector_with_options(ListWatch(list_func=list_func, watch_func=lambda o: watch.FakeWatcher()), V1Pod(),
                                    new_store(meta_namespace_key_func),
-                                   ReflectorOptions(clock=fake_clock, rng=random.Random(1)))
+                                   ReflectorOptions(clock=driven_clock, rng=random.Random(1)))
     rec = Recorder(r)
-    drive(r, fake_clock, lambda: watching(r))
+    drive(r, driven_clock, lambda: watching(r))
     assert len(rec.errors) == 1 and errors.is_service_unavailable(rec.errors[0])
     assert 0.8 <= (calls[1] - calls[0]).total_seconds() < 1.6  # 0.8 s, jittered by up to 100 %
 

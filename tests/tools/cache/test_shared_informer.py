@@ -103,7 +103,7 @@ def label_keys(obj: Any) -> list[str]:
     return sorted((obj.metadata.labels or {}).keys())
 
 
-def test_indexer(fake_clock):
+def test_indexer(driven_clock):
     """Port of TestIndexer (shared_informer_test.go): indices added before and after start both work."""
     source = FakeControllerSource()
     pod1 = pod("pod1", labels={"a": "a-val", "b": "b-val1"})
@@ -111,9 +111,9 @@ def test_indexer(fake_clock):
     pod3 = pod("pod3", labels={"a": "a-val2"})
     source.add(pod1)
     source.add(pod2)
-    informer = new_informer(source, 1, fake_clock)
+    informer = new_informer(source, 1, driven_clock)
     informer.add_indexers({"labels": label_keys})
-    driver = Driver(fake_clock, informer.steps())
+    driver = Driver(driven_clock, informer.steps())
     assert driver.run_until(informer.has_synced)
     assert informer.get_indexer().by_index("labels", "a") == [pod1]
 
@@ -126,19 +126,19 @@ def test_indexer(fake_clock):
     assert sorted(informer.get_indexer().list_index_func_values("labels-again")) == ["a", "b"]
 
 
-def test_listener_resync_periods(fake_clock):
+def test_listener_resync_periods(driven_clock):
     """Port of TestListenerResyncPeriods (shared_informer_test.go): each handler resyncs at its own period."""
     source = FakeControllerSource()
     source.add(pod("pod1"))
     source.add(pod("pod2"))
-    informer = new_informer(source, 1, fake_clock)
+    informer = new_informer(source, 1, driven_clock)
     listener1 = Listener("listener1", 0, "pod1", "pod2")
     listener2 = Listener("listener2", 2, "pod1", "pod2")
     listener3 = Listener("listener3", 3, "pod1", "pod2")
     listeners = [listener1, listener2, listener3]
     for listener in listeners:
         informer.add_event_handler_with_resync_period(listener, listener.resync_period)
-    driver = Driver(fake_clock, informer.steps())
+    driver = Driver(driven_clock, informer.steps())
     driver.run_for(0)
     assert all(listener.satisfied_expectations() for listener in listeners), "initial list"
 
@@ -173,9 +173,9 @@ def test_resync_check_period():
         assert [gl(h).resync_period for h in handles] == want_periods
 
 
-def test_resync_period_after_start_is_raised_to_the_check_period(fake_clock):
+def test_resync_period_after_start_is_raised_to_the_check_period(driven_clock):
     # Once started, the check period no longer moves: a shorter request gets the check period.
-    informer = new_informer(FakeControllerSource(), 60, fake_clock)
+    informer = new_informer(FakeControllerSource(), 60, driven_clock)
     informer.steps()
     handle = informer.add_event_handler_with_resync_period(Listener("late", 5), 5)
     assert informer.resync_check_period == 60 and handle.resync_period == 60
@@ -213,18 +213,18 @@ def test_shared_informer_initialization_race():
     assert not runner.is_alive() and not adder.is_alive()
 
 
-def test_shared_informer_watch_disruption(fake_clock):
+def test_shared_informer_watch_disruption(driven_clock):
     """Port of TestSharedInformerWatchDisruption (shared_informer_test.go): a relist delivers what the watch missed."""
     source = FakeControllerSource()
     source.add(pod("pod1", uid="pod1"))
     source.add(pod("pod2", uid="pod2"))
-    informer = new_informer(source, 1, fake_clock)
+    informer = new_informer(source, 1, driven_clock)
     no_resync = Listener("listenerNoResync", 0, "pod1", "pod2")
     resync = Listener("listenerResync", 1, "pod1", "pod2")
     listeners = [no_resync, resync]
     for listener in listeners:
         informer.add_event_handler_with_resync_period(listener, listener.resync_period)
-    driver = Driver(fake_clock, informer.steps())
+    driver = Driver(driven_clock, informer.steps())
     driver.run_for(0)
     assert all(listener.satisfied_expectations() for listener in listeners)
 
@@ -245,26 +245,26 @@ def test_shared_informer_watch_disruption(fake_clock):
         assert listener.satisfied_expectations(), (listener.name, listener.received_item_names)
 
 
-def test_shared_informer_error_handling(fake_clock):
+def test_shared_informer_error_handling(driven_clock):
     """Port of TestSharedInformerErrorHandling (shared_informer_test.go): list errors reach the watch error handler."""
     source = FakeControllerSource()
     source.add(pod("pod1"))
     source.list_error = RuntimeError("Access Denied")
-    informer = new_informer(source, 1, fake_clock)
+    informer = new_informer(source, 1, driven_clock)
     seen: list[BaseException] = []
 
     def on_error(r: Reflector, err: BaseException) -> None:
         seen.append(err)
 
     informer.set_watch_error_handler(on_error)
-    driver = Driver(fake_clock, informer.steps())
+    driver = Driver(driven_clock, informer.steps())
     assert driver.run_until(lambda: bool(seen), timeout=10)
     assert "Access Denied" in str(seen[0])
 
 
-def test_shared_informer_start_race(fake_clock):
+def test_shared_informer_start_race(driven_clock):
     """Port of TestSharedInformerStartRace (shared_informer_test.go): setters work before start, refuse after."""
-    informer = new_informer(FakeControllerSource(), 1, fake_clock)
+    informer = new_informer(FakeControllerSource(), 1, driven_clock)
     informer.set_transform(lambda obj: obj)
     informer.set_watch_error_handler(lambda r, err: None)
     informer.steps()
@@ -274,12 +274,12 @@ def test_shared_informer_start_race(fake_clock):
         informer.set_watch_error_handler(lambda r, err: None)
 
 
-def test_shared_informer_transformer(fake_clock):
+def test_shared_informer_transformer(driven_clock):
     """Port of TestSharedInformerTransformer (shared_informer_test.go): handlers see transformed objects."""
     source = FakeControllerSource()
     source.add(pod("pod1", uid="pod1"))
     source.add(pod("pod2", uid="pod2"))
-    informer = new_informer(source, 1, fake_clock)
+    informer = new_informer(source, 1, driven_clock)
 
     def upper_name(obj: Any) -> Any:
         obj.metadata.name = obj.metadata.name.upper()
@@ -288,7 +288,7 @@ def test_shared_informer_transformer(fake_clock):
     informer.set_transform(upper_name)
     listener = Listener("listenerTransformer", 0, "POD1", "POD2")
     informer.add_event_handler(listener)
-    Driver(fake_clock, informer.steps()).run_for(0)
+    Driver(driven_clock, informer.steps()).run_for(0)
     assert listener.satisfied_expectations(), listener.received_item_names
 
 
@@ -446,13 +446,13 @@ def test_remove_on_stopped_shared_informer():
     informer.remove_event_handler(handle)
 
 
-def test_remove_while_active(fake_clock):
+def test_remove_while_active(driven_clock):
     """Port of TestRemoveWhileActive (shared_informer_test.go): a removed handler hears nothing more."""
     source = FakeControllerSource()
-    informer = new_informer(source, 0, fake_clock)
+    informer = new_informer(source, 0, driven_clock)
     listener = Listener("listener", 0, "pod1")
     handle = informer.add_event_handler(listener)
-    driver = Driver(fake_clock, informer.steps())
+    driver = Driver(driven_clock, informer.steps())
     source.add(pod("pod1"))
     driver.run_until_idle()
     assert listener.satisfied_expectations()
@@ -463,15 +463,15 @@ def test_remove_while_active(fake_clock):
     assert listener.satisfied_expectations(), listener.received_item_names
 
 
-def test_add_while_active(fake_clock):
+def test_add_while_active(driven_clock):
     """Port of TestAddWhileActive (shared_informer_test.go): a late handler gets the cache, then syncs."""
     source = FakeControllerSource()
-    informer = new_informer(source, 0, fake_clock)
+    informer = new_informer(source, 0, driven_clock)
     listener1 = Listener("originalListener", 0, "pod1")
     listener2 = Listener("listener2", 0, "pod1", "pod2")
     handle1 = informer.add_event_handler(listener1)
     assert not handle1.has_synced(), "synced before run"
-    driver = Driver(fake_clock, informer.steps())
+    driver = Driver(driven_clock, informer.steps())
     source.add(pod("pod1"))
     driver.run_until_idle()
     assert listener1.satisfied_expectations()
@@ -541,24 +541,24 @@ def test_event_panics(monkeypatch, caplog):
     assert not handle.has_synced(), "a handler that never returns from its initial adds never syncs"
 
 
-def test_event_panics_deterministic(fake_clock):
+def test_event_panics_deterministic(driven_clock):
     # In deterministic mode a handler's exception reaches whoever runs the steps.
     source = FakeControllerSource()
     source.add(pod("pod1"))
-    informer = new_informer(source, 1, fake_clock)
+    informer = new_informer(source, 1, driven_clock)
 
     def add_func(obj: Any) -> None:
         raise RuntimeError("fake panic")
 
     informer.add_event_handler(ResourceEventHandlerFuncs(add_func=add_func))
     with pytest.raises(RuntimeError, match="fake panic"):
-        Driver(fake_clock, informer.steps()).run_for(0)
+        Driver(driven_clock, informer.steps()).run_for(0)
 
 
 def test_steps_order_and_trace_are_deterministic():
     # The step list is fixed, and the same scenario gives the same trace twice.
     def one_run() -> list[str]:
-        clock = FakeClock()
+        clock = FakeClock(driven=True)
         source = FakeControllerSource()
         source.add(pod("pod1"))
         informer = new_informer(source, 1, clock)
@@ -579,14 +579,14 @@ def test_steps_order_and_trace_are_deterministic():
                          "00:00:00.000  reflector/v1/pods/watch"]  # pod2 arrives
 
 
-def test_listener_sync_follows_initial_adds(fake_clock):
+def test_listener_sync_follows_initial_adds(driven_clock):
     # A handler is synced once the informer synced and it returned from every initial add.
     source = FakeControllerSource()
     for name in ("a", "b"):
         source.add(pod(name))
-    informer = new_informer(source, 0, fake_clock)
+    informer = new_informer(source, 0, driven_clock)
     handle = informer.add_event_handler(Listener("l", 0))
-    driver = Driver(fake_clock, informer.steps())
+    driver = Driver(driven_clock, informer.steps())
     assert driver.run_until(informer.has_synced)
     # The round that synced the informer delivered one add; the other is still buffered.
     assert not handle.has_synced()
@@ -595,13 +595,13 @@ def test_listener_sync_follows_initial_adds(fake_clock):
     assert handle.has_synced() and handle.pending_notifications == type(handle.pending_notifications)()
 
 
-def test_update_with_same_resource_version_is_a_resync_for_due_listeners_only(fake_clock):
-    informer = new_informer(FakeControllerSource(), 1, fake_clock)
+def test_update_with_same_resource_version_is_a_resync_for_due_listeners_only(driven_clock):
+    informer = new_informer(FakeControllerSource(), 1, driven_clock)
     due, not_due = Listener("due", 1), Listener("not-due", 0)
     informer.add_event_handler_with_resync_period(due, 1)
     informer.add_event_handler_with_resync_period(not_due, 0)
     informer.steps()
-    fake_clock.step(1)
+    driven_clock.step(1)
     assert informer.processor.should_resync()
     informer.on_update(pod("x", resource_version="3"), pod("x", resource_version="3"))  # a resync
     informer.on_update(pod("y", resource_version="3"), pod("y", resource_version="4"))  # a real update
@@ -609,16 +609,16 @@ def test_update_with_same_resource_version_is_a_resync_for_due_listeners_only(fa
     informer.processor.deliver_step()
     assert due.received_item_names == ["x", "y"] and not_due.received_item_names == ["y"]
     next_resync = informer.processor.get_listener(list(informer.processor.listeners)[0]).next_resync
-    assert next_resync == fake_clock.now() + timedelta(seconds=1)
+    assert next_resync == driven_clock.now() + timedelta(seconds=1)
 
 
-def test_wait_for_cache_sync(fake_clock):
+def test_wait_for_cache_sync(driven_clock):
     """Port of WaitForCacheSync's contract: True once all synced (asked right away), False when stopped."""
-    assert wait_for_cache_sync(threading.Event(), lambda: True, lambda: True, clock=fake_clock)
+    assert wait_for_cache_sync(threading.Event(), lambda: True, lambda: True, clock=driven_clock)
     stop = threading.Event()
     stop.set()
-    assert not wait_for_cache_sync(stop, lambda: True, lambda: False, clock=fake_clock)
-    assert not wait_for_named_cache_sync("test", stop, lambda: False, clock=fake_clock)
+    assert not wait_for_cache_sync(stop, lambda: True, lambda: False, clock=driven_clock)
+    assert not wait_for_named_cache_sync("test", stop, lambda: False, clock=driven_clock)
 
 
 class MockChecker:
@@ -666,3 +666,47 @@ def test_wait_for_checkers_done_later():
     threading.Timer(0.02, second.event.set).start()
     threading.Timer(0.04, first.event.set).start()
     assert wait_for(threading.Event(), "my-caches", first, second, MockChecker("last", True))
+
+
+# -- one code path per loop: the threads call the driver's step bodies ---------------------------------
+
+
+def test_mark_synced_and_pass_on_sync_act_only_when_due(driven_clock):
+    """Ours: the synced step and the listener's sync step check their own condition, so a thread may call them."""
+    source = FakeControllerSource()
+    source.add(pod("pod1"))
+    informer = new_informer(source, 0, driven_clock)
+    listener = informer.add_event_handler(Listener("a", 0))
+    driver = Driver(driven_clock, informer.steps())
+    assert informer.mark_synced() is False and not informer.has_synced()  # nothing listed yet
+    assert listener.pass_on_sync() is False
+    driver.run_until(informer.has_synced)
+    assert informer.mark_synced() is True  # idempotent once synced
+    driver.run_until_idle()
+    assert listener.has_synced() and listener.pass_on_sync() is False  # told once, by the listeners step
+
+
+@pytest.mark.threaded
+def test_listener_thread_delivers_through_deliver_one(driven_clock, monkeypatch):
+    """Ours: ProcessorListener.run waits for a notification, then calls the same deliver_one the driver calls."""
+    informer = new_informer(FakeControllerSource(), 0, driven_clock)
+    listener = informer.add_event_handler(Listener("a", 0))
+    delivered = []
+    real_deliver_one = listener.deliver_one
+
+    def counting_deliver_one() -> bool:
+        delivered.append(1)
+        return real_deliver_one()
+
+    monkeypatch.setattr(listener, "deliver_one", counting_deliver_one)
+    thread = threading.Thread(target=listener.run, name="test/listener", daemon=True)
+    thread.start()
+    listener.add(AddNotification(pod("pod1"), False))
+    listener.add(AddNotification(pod("pod2"), False))
+    deadline = time.monotonic() + 5
+    while len(delivered) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    listener.close()
+    thread.join(5)
+    assert len(delivered) == 2 and not thread.is_alive()
+    assert listener.handler.received_item_names == ["pod1", "pod2"]

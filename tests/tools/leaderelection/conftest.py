@@ -16,4 +16,4 @@ def store() -> LeaseStore:
 
 @pytest.fixture
 def ticking_clock() -> TickingClock:
-    return TickingClock(EPOCH)
+    return TickingClock(EPOCH, driven=True)  # the tests call the steps themselves: callbacks inline

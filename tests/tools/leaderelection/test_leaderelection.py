@@ -134,20 +134,20 @@ LEASE_EXPIRY_CASES = [
 
 
 @pytest.mark.parametrize("elapsed, valid", LEASE_EXPIRY_CASES)
-def test_is_lease_valid_uses_the_observed_time(store, fake_clock, elapsed, valid):
+def test_is_lease_valid_uses_the_observed_time(store, driven_clock, elapsed, valid):
     """Expiry is observed_time + lease_duration_seconds on our clock (Go: After, strictly later)."""
     observed = Record(holder_identity="bing", lease_duration_seconds=10,
                       renew_time=EPOCH + timedelta(hours=5))  # the record's own times are ignored
-    le = bare_elector(MemoryLock(store, "baz"), fake_clock, observed, EPOCH)
+    le = bare_elector(MemoryLock(store, "baz"), driven_clock, observed, EPOCH)
     assert le.is_lease_valid(EPOCH + timedelta(seconds=elapsed)) is valid
 
 
-def test_fast_path_renews_without_a_get(store, fake_clock):
+def test_fast_path_renews_without_a_get(store, driven_clock):
     """A leader whose lease is still valid writes straight over its cached version."""
     lock = MemoryLock(store, "baz")
-    le = bare_elector(lock, fake_clock)
+    le = bare_elector(lock, driven_clock)
     assert le.try_acquire_or_renew()  # get (NotFound), create
-    fake_clock.step(1)
+    driven_clock.step(1)
     assert le.try_acquire_or_renew()  # fast path
     assert lock.ops == ["get", "create", "update"]
     assert store.record.renew_time == EPOCH + timedelta(seconds=1)
@@ -157,11 +157,11 @@ def test_fast_path_renews_without_a_get(store, fake_clock):
 # --- release ------------------------------------------------------------------------------------
 
 
-def test_release_lease_leases(store, fake_clock):
+def test_release_lease_leases(store, driven_clock):
     """Port of TestReleaseLeaseLeases (leaderelection_test.go): "release acquired lock from no object"."""
     store.record = Record(holder_identity="baz")
     lock = MemoryLock(store, "baz")
-    le = bare_elector(lock, fake_clock)
+    le = bare_elector(lock, driven_clock)
 
     assert le.try_acquire_or_renew()
     le.maybe_report_transition()
@@ -177,11 +177,11 @@ def test_release_lease_leases(store, fake_clock):
     assert lock.events == []
 
 
-def test_release_method_calls_get(store, fake_clock):
+def test_release_method_calls_get(store, driven_clock):
     """Port of TestReleaseMethodCallsGet (leaderelection_test.go): release reads before it writes."""
     store.record = Record(holder_identity="baz", lease_duration_seconds=10)
     lock = MemoryLock(store, "baz")
-    le = bare_elector(lock, fake_clock, Record(holder_identity="baz"), EPOCH)
+    le = bare_elector(lock, driven_clock, Record(holder_identity="baz"), EPOCH)
 
     assert le.release()
     assert lock.ops == ["get", "update"]
@@ -194,10 +194,10 @@ RELEASE_EDGE_CASES = [
 
 
 @pytest.mark.parametrize("stored, observed_holder, want, api_calls", RELEASE_EDGE_CASES)
-def test_release_edge_cases(store, fake_clock, stored, observed_holder, want, api_calls):
+def test_release_edge_cases(store, driven_clock, stored, observed_holder, want, api_calls):
     store.record = stored
     lock = MemoryLock(store, "baz")
-    le = bare_elector(lock, fake_clock, Record(holder_identity=observed_holder), EPOCH)
+    le = bare_elector(lock, driven_clock, Record(holder_identity=observed_holder), EPOCH)
     assert le.release() is want
     assert lock.ops == api_calls
 
@@ -262,7 +262,7 @@ RELEASE_ON_CANCELLATION_CASES = [
 
 
 @pytest.mark.parametrize("make_react", RELEASE_ON_CANCELLATION_CASES)
-def test_release_on_cancellation_leases(store, fake_clock, make_react):
+def test_release_on_cancellation_leases(store, driven_clock, make_react):
     """Port of TestReleaseOnCancellation_Leases (leaderelection_test.go).
 
     The stop event is set while a renewal call is in flight; the elector must
@@ -272,7 +272,7 @@ def test_release_on_cancellation_leases(store, fake_clock, make_react):
     """
     stop = threading.Event()
     lock = MemoryLock(store, "baz")
-    rec = Recorder(fake_clock, "baz")
+    rec = Recorder(driven_clock, "baz")
     scripted, leading_done = make_react(stop), []
 
     def react(verb, n):
@@ -282,8 +282,8 @@ def test_release_on_cancellation_leases(store, fake_clock, make_react):
     lock.react = react
     config = LeaderElectionConfig(lock=lock, lease_duration=15, renew_deadline=2, retry_period=1,
                                   release_on_cancel=True, callbacks=rec.callbacks())
-    le = new_leader_elector(config, clock=fake_clock, rng=random.Random(1))
-    driver = Driver(fake_clock, le.steps(stop))
+    le = new_leader_elector(config, clock=driven_clock, rng=random.Random(1))
+    driver = Driver(driven_clock, le.steps(stop))
 
     assert driver.run_until(lambda: le.state == STOPPED, timeout=60)
     assert store.record.holder_identity == ""
@@ -302,7 +302,7 @@ FAST_PATH_CASES = [
 
 
 @pytest.mark.parametrize("update_script, expected_ops", FAST_PATH_CASES)
-def test_fast_path_leader_election(store, fake_clock, update_script, expected_ops):
+def test_fast_path_leader_election(store, driven_clock, update_script, expected_ops):
     """Port of TestFastPathLeaderElection (leaderelection_test.go).
 
     `update_script` maps the n-th update to a conflict, or to None meaning
@@ -321,24 +321,24 @@ def test_fast_path_leader_election(store, fake_clock, update_script, expected_op
     lock.react = react
     config = LeaderElectionConfig(lock=lock, lease_duration=15, renew_deadline=2, retry_period=1,
                                   callbacks=noop_callbacks())
-    le = new_leader_elector(config, clock=fake_clock)
-    driver = Driver(fake_clock, le.steps(stop))
+    le = new_leader_elector(config, clock=driven_clock)
+    driver = Driver(driven_clock, le.steps(stop))
 
     assert driver.run_until(lambda: le.state == STOPPED, timeout=60)
     assert lock.ops == expected_ops
     assert store.record.holder_identity == "baz"  # no release_on_cancel
 
 
-def test_stop_before_acquiring_still_calls_on_stopped_leading(store, fake_clock):
+def test_stop_before_acquiring_still_calls_on_stopped_leading(store, driven_clock):
     """Upstream's contract: on_stopped_leading runs on exit even if we never led."""
     store.record = Record(holder_identity="other", lease_duration_seconds=15)
     stop = threading.Event()
     lock = MemoryLock(store, "baz")
-    rec = Recorder(fake_clock, "baz")
+    rec = Recorder(driven_clock, "baz")
     config = LeaderElectionConfig(lock=lock, lease_duration=15, renew_deadline=10, retry_period=2,
                                   callbacks=rec.callbacks())
-    le = new_leader_elector(config, clock=fake_clock, rng=random.Random(3))
-    driver = Driver(fake_clock, le.steps(stop))
+    le = new_leader_elector(config, clock=driven_clock, rng=random.Random(3))
+    driver = Driver(driven_clock, le.steps(stop))
     driver.run_for(5)
     assert le.state != STOPPED and rec.times("started") == []
     stop.set()
@@ -348,14 +348,14 @@ def test_stop_before_acquiring_still_calls_on_stopped_leading(store, fake_clock)
     assert lock.events == []
 
 
-def test_acquire_retries_are_jittered_retry_periods(store, fake_clock):
+def test_acquire_retries_are_jittered_retry_periods(store, driven_clock):
     """Acquire attempts come 1x to 2.2x retry_period apart (Go: JitterUntil with JitterFactor)."""
     store.record = Record(holder_identity="other", lease_duration_seconds=3600)
     lock = MemoryLock(store, "baz")
     config = LeaderElectionConfig(lock=lock, lease_duration=15, renew_deadline=10, retry_period=2,
                                   callbacks=noop_callbacks())
-    le = new_leader_elector(config, clock=fake_clock, rng=random.Random(5))
-    driver = Driver(fake_clock, le.steps())
+    le = new_leader_elector(config, clock=driven_clock, rng=random.Random(5))
+    driver = Driver(driven_clock, le.steps())
     driver.run_for(120)
     attempts = [e.time for e in driver.trace if e.step.endswith("/acquire")]
     gaps = [(b - a).total_seconds() for a, b in zip(attempts, attempts[1:])]
@@ -364,28 +364,28 @@ def test_acquire_retries_are_jittered_retry_periods(store, fake_clock):
     assert max(gaps) - min(gaps) > 1  # really jittered, not a fixed period
 
 
-def test_renewals_start_at_once_then_every_retry_period(store, fake_clock):
+def test_renewals_start_at_once_then_every_retry_period(store, driven_clock):
     """Go: renew's Until polls at once after acquiring, then a retry period after each success."""
     config = LeaderElectionConfig(lock=MemoryLock(store, "a"), lease_duration=15, renew_deadline=10,
                                   retry_period=2, callbacks=noop_callbacks())
-    driver = Driver(fake_clock, new_leader_elector(config, clock=fake_clock).steps())
+    driver = Driver(driven_clock, new_leader_elector(config, clock=driven_clock).steps())
     driver.run_for(9)
     renewals = [(e.time - EPOCH).total_seconds() for e in driver.trace if e.step == "leaderelection/a/renew"]
     assert renewals == [0, 2, 4, 6, 8]
 
 
-def test_leader_gives_up_after_renew_deadline(store, fake_clock):
+def test_leader_gives_up_after_renew_deadline(store, driven_clock):
     """A leader that cannot reach the API retries every retry_period and stops after renew_deadline.
 
     Retry 2 s, deadline 10 s: failing attempts at t0, t0+2 .. t0+8, leadership
     lost at t0+10, before anyone could take over (lease 15 s after the last renewal).
     """
     lock = MemoryLock(store, "a")
-    rec = Recorder(fake_clock, "a")
+    rec = Recorder(driven_clock, "a")
     config = LeaderElectionConfig(lock=lock, lease_duration=15, renew_deadline=10, retry_period=2,
                                   callbacks=rec.callbacks())
-    le = new_leader_elector(config, clock=fake_clock, rng=random.Random(1))
-    driver = Driver(fake_clock, le.steps())
+    le = new_leader_elector(config, clock=driven_clock, rng=random.Random(1))
+    driver = Driver(driven_clock, le.steps())
     driver.run_for(7)
     last_renewal = store.record.renew_time
 
@@ -456,9 +456,9 @@ class Cluster:
         return next((w for w in sorted(self.leading) if w != old), None)
 
 
-def test_exactly_one_leader_and_takeover_after_kill(fake_clock):
+def test_exactly_one_leader_and_takeover_after_kill(driven_clock):
     """Kill the leader without release: a follower takes over once the lease, as it observed it, ran out."""
-    cluster = Cluster(fake_clock)
+    cluster = Cluster(driven_clock)
     cluster.driver.run_for(60)
     assert cluster.leading == {"a"} and cluster.max_leaders == 1
     assert all(le.get_leader() == "a" for le in cluster.electors.values())
@@ -468,7 +468,7 @@ def test_exactly_one_leader_and_takeover_after_kill(fake_clock):
     cluster.kill("a")
     assert cluster.driver.run_until(lambda: cluster.new_leader("a") is not None, timeout=120)
     winner = cluster.new_leader("a")
-    takeover = fake_clock.now()
+    takeover = driven_clock.now()
     seen = cluster.seen_before_takeover[winner]  # when the winner last saw the record change
     assert seen >= last_renewal
     assert seen + timedelta(seconds=LEASE) <= takeover  # never before its own view of the lease ran out
@@ -480,19 +480,19 @@ def test_exactly_one_leader_and_takeover_after_kill(fake_clock):
     assert all(cluster.electors[w].get_leader() == winner for w in "bc")
 
 
-def test_release_on_cancel_takeover_is_immediate(fake_clock):
+def test_release_on_cancel_takeover_is_immediate(driven_clock):
     """With release_on_cancel, a stopped leader writes an empty holder and a follower takes over at its next try."""
-    cluster = Cluster(fake_clock, release_on_cancel=True)
+    cluster = Cluster(driven_clock, release_on_cancel=True)
     cluster.driver.run_for(60)
     assert cluster.leading == {"a"}
 
     cluster.stops["a"].set()
     assert cluster.driver.run_until(lambda: cluster.electors["a"].state == STOPPED, timeout=10)
-    released = fake_clock.now()
+    released = driven_clock.now()
     assert cluster.store.record.holder_identity == ""
     assert cluster.electors["a"].config.lock.events[-1] == "Normal LeaderElection a stopped leading"
     assert cluster.driver.run_until(lambda: cluster.new_leader("a") is not None, timeout=120)
-    takeover = fake_clock.now()
+    takeover = driven_clock.now()
     assert takeover - released < timedelta(seconds=RETRY * (1 + JITTER_FACTOR))
     assert cluster.store.record.leader_transitions == 1
     assert cluster.max_leaders == 1
@@ -503,7 +503,7 @@ def test_same_seed_gives_same_trace():
     from minikcm.clock import FakeClock
 
     def one_run(seed):
-        cluster = Cluster(FakeClock(EPOCH), seed=seed)
+        cluster = Cluster(FakeClock(EPOCH, driven=True), seed=seed)
         cluster.driver.run_for(40)
         cluster.kill("a")
         cluster.driver.run_for(40)
@@ -567,21 +567,21 @@ def test_run_or_die_refuses_a_bad_config(store):
         run_or_die(valid_config(store, retry_period=0), threading.Event())
 
 
-def test_run_or_die_ties_the_watch_dog(store, fake_clock):
+def test_run_or_die_ties_the_watch_dog(store, driven_clock):
     adaptor = new_leader_healthz_adaptor(20)
     stop = threading.Event()
     stop.set()  # returns at once: nothing to acquire
-    run_or_die(valid_config(store, watch_dog=adaptor), stop, clock=fake_clock)
+    run_or_die(valid_config(store, watch_dog=adaptor), stop, clock=driven_clock)
     assert adaptor.le is not None and adaptor.le.state == STOPPED
 
 
-def test_check_flags_a_leader_past_its_lease(store, fake_clock):
+def test_check_flags_a_leader_past_its_lease(store, driven_clock):
     """LeaderElector.check: healthy until lease_duration + tolerance after our last observation."""
-    le = bare_elector(MemoryLock(store, "baz"), fake_clock, Record(holder_identity="baz"), EPOCH,
+    le = bare_elector(MemoryLock(store, "baz"), driven_clock, Record(holder_identity="baz"), EPOCH,
                       lease_duration=60, name="foo")
-    fake_clock.step(80)
+    driven_clock.step(80)
     le.check(20)  # exactly at the limit: still fine
-    fake_clock.step(1)
+    driven_clock.step(1)
     with pytest.raises(RuntimeError, match="^failed election to renew leadership on lease foo$"):
         le.check(20)
 
@@ -670,3 +670,16 @@ def test_check_method_race():
         stop.set()
         thread.join(2.0)
     assert not thread.is_alive()
+
+
+def test_new_leader_callback_mode_follows_the_clock(store, driven_clock):
+    """Ours: `go OnNewLeader` is a wait.Group chosen once from the clock: inline when driven, a thread otherwise."""
+    from minikcm.clock import RealClock
+
+    assert new_leader_elector(valid_config(store), clock=driven_clock).new_leader_group.inline
+    assert not new_leader_elector(valid_config(store), clock=RealClock()).new_leader_group.inline
+    seen = []
+    le = bare_elector(MemoryLock(store, "baz"), driven_clock, callbacks=noop_callbacks(on_new_leader=seen.append))
+    le.observed_record = Record(holder_identity="bing")
+    le.maybe_report_transition()
+    assert seen == ["bing"], "called inline, on this thread, before maybe_report_transition returned"

@@ -44,12 +44,13 @@ class EventLog:
 
 @pytest.fixture
 def clock():
-    return FakeClock(EPOCH)
+    return FakeClock(EPOCH, driven=True)
 
 
 @pytest.fixture
 def client(clock):
-    from minikcm.client.fake import ensure_namespace, new_simple_clientset
+    from minikcm.client.fake import new_simple_clientset
+    from minikcm.client.testing import ensure_namespace
 
     cs = new_simple_clientset(clock=clock)
     ensure_namespace(cs.server, NAMESPACE)

@@ -23,7 +23,7 @@ from kubernetes.client import (
     V1PodTemplateSpec,
 )
 
-from minikcm.apimachinery import errors, wait
+from minikcm.apimachinery import errors
 from minikcm.apimachinery.meta import ListOptions
 from minikcm.apimachinery.schema import GroupResource
 from minikcm.client.fake import new_simple_clientset
@@ -32,13 +32,12 @@ from minikcm.driver import Driver
 from minikcm.tools.record.event import (
     MAX_QUEUED_EVENTS,
     RequestConstructionError,
-    get_partial_reference,
-    get_reference,
-    go_sprintf,
     new_broadcaster,
     new_event_sink,
 )
 from minikcm.tools.record.events_cache import new_event_correlator, unix_nano
+from minikcm.tools.record.gofmt import go_sprintf
+from minikcm.tools.reference import get_partial_reference, get_reference
 
 from .record_testing import CachingSink, EventSinkForTests, SimpleIntervalClock, validate_event
 
@@ -51,12 +50,11 @@ TEST_REF2 = get_partial_reference(None, TEST_POD2, "spec.containers[3]")
 
 
 class Harness:
-    """A deterministic broadcaster (sleep 0) on a fake clock, its driver, and a recorder."""
+    """A deterministic broadcaster (sleep 0) on a driven fake clock, its driver, and a recorder."""
 
     def __init__(self, sleep_duration: float = 0.0, rng: random.Random | None = None) -> None:
-        self.clock = FakeClock(EPOCH)
-        self.broadcaster = new_broadcaster(sleep_duration=sleep_duration, clock=self.clock, rng=rng,
-                                           deterministic=True)
+        self.clock = FakeClock(EPOCH, driven=True)
+        self.broadcaster = new_broadcaster(sleep_duration=sleep_duration, clock=self.clock, rng=rng)
         self.driver = Driver(self.clock, self.broadcaster.steps())
         self.recorder = self.broadcaster.new_recorder(None, SOURCE)
 
@@ -151,7 +149,7 @@ def test_write_event_error(times_to_send_error, attempts_wanted, err):
             raise err
         return event
 
-    broadcaster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH), deterministic=True)
+    broadcaster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH, driven=True))
     event = CoreV1Event(metadata=V1ObjectMeta(), involved_object=V1ObjectReference())
     broadcaster.record_to_sink(EventSinkForTests(on_create=on_create), event, correlator)
     assert attempts == attempts_wanted
@@ -169,7 +167,7 @@ def test_update_expired_event():
         created.append(event)
         return event
 
-    broadcaster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH), deterministic=True)
+    broadcaster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH, driven=True))
     event = CoreV1Event(metadata=V1ObjectMeta(resource_version="updated-resource-version"),
                         involved_object=V1ObjectReference(), count=2)
     broadcaster.record_to_sink(EventSinkForTests(on_create=on_create, on_patch=on_patch), event, correlator)
@@ -188,7 +186,7 @@ def test_cancel_event():
         attempts += 1
         raise errors.UnexpectedObjectError(None)
 
-    broadcaster = new_broadcaster(sleep_duration=1.0, clock=FakeClock(EPOCH), deterministic=True)
+    broadcaster = new_broadcaster(sleep_duration=1.0, clock=FakeClock(EPOCH, driven=True))
     broadcaster.shutdown()  # cancelled before recording even starts
     event = CoreV1Event(metadata=V1ObjectMeta(), involved_object=V1ObjectReference())
     broadcaster.record_to_sink(EventSinkForTests(on_create=on_create), event, correlator)
@@ -269,7 +267,7 @@ def test_multi_sink_cache():
 def test_broadcaster_shutdown():
     """Port of TestBroadcasterShutdown (event_test.go): setting `stop` ends every broadcaster thread."""
     stop = threading.Event()
-    caster = new_broadcaster(stop=stop, deterministic=False)
+    caster = new_broadcaster(stop=stop)
     caster.start_structured_logging(0)
     stop.set()
     caster.thread.join(timeout=2)
@@ -282,7 +280,7 @@ def test_broadcaster_shutdown():
 @pytest.mark.threaded
 def test_start_event_watcher_exits_on_direct_shutdown():
     """Port of TestStartEventWatcherExitsOnDirectShutdown (event_test.go)."""
-    caster = new_broadcaster(sleep_duration=0, deterministic=False)
+    caster = new_broadcaster(sleep_duration=0)
     caster.start_structured_logging(0)
     caster.shutdown()
     caster.thread.join(timeout=2)
@@ -292,7 +290,7 @@ def test_start_event_watcher_exits_on_direct_shutdown():
 @pytest.mark.threaded
 def test_non_racy_shutdown():
     """Port of TestNonRacyShutdown (event_test.go): recording from many threads, then shutdown."""
-    caster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH), deterministic=False)
+    caster = new_broadcaster(sleep_duration=0, clock=FakeClock(EPOCH))
     recorder = caster.new_recorder(None, SOURCE)
     threads = [threading.Thread(target=recorder.eventf, args=(V1ObjectReference(), "Normal", "Started", "blah"))
                for _ in range(100)]
@@ -309,12 +307,31 @@ def test_non_racy_shutdown():
 def test_threaded_mode_writes_to_the_sink():
     written = threading.Event()
     sink = EventSinkForTests(on_create=lambda e: (written.set(), e)[1])
-    caster = new_broadcaster(sleep_duration=0, deterministic=False)
-    assert caster.thread is not None and caster.thread.name == "record/broadcaster"
+    caster = new_broadcaster(sleep_duration=0)
+    assert caster.thread is not None and caster.thread.name == "watch/broadcaster"
     caster.start_recording_to_sink(sink)
+    assert [t.name for t in threading.enumerate() if t.name.startswith("record/watcher-")] != []
     caster.new_recorder(None, SOURCE).eventf(TEST_POD, "Normal", "Started", "hello")
     assert written.wait(timeout=2)
     caster.shutdown()
+
+
+@pytest.mark.threaded
+def test_watcher_threads_end_on_stop_and_on_shutdown():
+    caster = new_broadcaster(sleep_duration=0)
+    handled = threading.Event()
+    first = caster.start_event_watcher(lambda e: handled.set())
+    caster.start_structured_logging(0)
+    loops = list(caster._event_watchers)
+    assert [w.thread.name for w in loops] == [f"record/watcher-{first.id}", f"record/watcher-{first.id + 1}"]
+    caster.new_recorder(None, SOURCE).eventf(TEST_POD, "Normal", "Started", "hello")
+    assert handled.wait(timeout=2)
+    first.stop()
+    loops[0].thread.join(timeout=2)
+    assert not loops[0].thread.is_alive() and loops[1].thread.is_alive()
+    caster.shutdown()
+    loops[1].thread.join(timeout=2)
+    assert not loops[1].thread.is_alive()
 
 
 # --- our own: retries on the clock, the step, shutdown, the queue -----------------------------------------
@@ -378,9 +395,10 @@ def test_shutdown_drops_a_parked_retry():
 
 def test_stop_event_shuts_the_broadcaster_down_in_a_step():
     stop = threading.Event()
-    caster = new_broadcaster(stop=stop, clock=FakeClock(EPOCH), deterministic=True)
-    step = caster.steps()[0]
-    assert step.name == "record/broadcaster" and not step.ready()
+    caster = new_broadcaster(stop=stop, clock=FakeClock(EPOCH, driven=True))
+    assert [s.name for s in caster.steps()] == ["watch/broadcaster", "record/broadcaster"]
+    step = caster.steps()[1]
+    assert not step.ready()
     stop.set()
     assert step.ready()
     step.run()
@@ -410,10 +428,11 @@ def test_watcher_sees_only_events_recorded_after_it_started():
     assert early == ["before", "after"] and late == ["after"]
 
 
-def test_default_mode_follows_wait_deterministic(monkeypatch):
-    monkeypatch.setattr(wait, "DETERMINISTIC", True)
-    assert new_broadcaster().thread is None
-    assert new_broadcaster(deterministic=False).thread is not None
+def test_mode_follows_the_clock():
+    assert new_broadcaster(clock=FakeClock(EPOCH, driven=True)).thread is None
+    threaded = new_broadcaster(clock=FakeClock(EPOCH))
+    assert threaded.thread is not None and "threaded" in repr(threaded)
+    threaded.shutdown()
 
 
 def test_recorder_builds_the_event(caplog):
@@ -444,37 +463,15 @@ def new_deployment(name: str) -> V1Deployment:
             metadata=V1ObjectMeta(labels=labels), spec=V1PodSpec(containers=[V1Container(name="c", image="nginx")]))))
 
 
-GO_SPRINTF_CASES = [
-    pytest.param("%s", ("ctrl-a became leader",), "ctrl-a became leader", id="leader-election"),
-    pytest.param("Scaled up replica set %s to %d from %d", ("web-5d", 3, 1), "Scaled up replica set web-5d to 3 from 1",
-                 id="scaling"),
-    pytest.param("%v|%v|%v|%v|%v", (1, 2.5, True, None, [1, "a"]), "1|2.5|true|<nil>|[1 a]", id="v-verb"),
-    pytest.param("%v", ({"b": 2, "a": 1},), "map[a:1 b:2]", id="v-of-dict-sorted"),
-    pytest.param("%v", (ValueError("boom"),), "boom", id="v-of-error"),
-    pytest.param("%q and %q", ("a\"b", 7), "\"a\\\"b\" and \"7\"", id="q-verb"),
-    pytest.param("100%%", (), "100%", id="literal-percent"),
-    pytest.param("[%5d|%-4s|%3s]", (42, "ab", "abcd"), "[   42|ab  |abcd]", id="widths"),
-    pytest.param("%d", ("abc",), "%!d(string=abc)", id="wrong-type"),
-    pytest.param("%s and %d", ("x",), "x and %!d(MISSING)", id="missing-arg"),
-    pytest.param("%s", ("x", 1, "y"), "x%!(EXTRA int=1, string=y)", id="extra-args"),
-    pytest.param("%d", (True,), "%!d(bool=true)", id="bool-is-no-int"),
-]
-
-
-@pytest.mark.parametrize("fmt, args, want", GO_SPRINTF_CASES)
-def test_go_sprintf(fmt, args, want):
-    assert go_sprintf(fmt, *args) == want
-
-
 # --- integration: through the clientset into the embedded API server -----------------------------------
 
 
 def test_identical_events_become_one_counted_event_in_the_api_server():
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     cs = new_simple_clientset(clock=clock)
     deployment = cs.apps_v1().deployments("default").create(new_deployment("web"))
     other = cs.apps_v1().deployments("default").create(new_deployment("api"))
-    caster = new_broadcaster(clock=clock, deterministic=True)
+    caster = new_broadcaster(clock=clock)
     caster.start_recording_to_sink(new_event_sink(cs.core_v1().events("")))
     recorder = caster.new_recorder(None, V1EventSource(component="deployment-controller"))
     driver = Driver(clock, caster.steps())
@@ -499,9 +496,9 @@ def test_identical_events_become_one_counted_event_in_the_api_server():
 
 
 def test_leader_election_lease_event_reaches_the_api_server():
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     cs = new_simple_clientset(clock=clock)
-    caster = new_broadcaster(clock=clock, deterministic=True)
+    caster = new_broadcaster(clock=clock)
     caster.start_recording_to_sink(new_event_sink(cs.core_v1().events("")))
     recorder = caster.new_recorder(None, V1EventSource(component="kube-controller-manager"))
     lease = V1Lease(api_version="coordination.k8s.io/v1", kind="Lease",

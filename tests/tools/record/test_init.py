@@ -7,7 +7,7 @@ import minikcm.tools.record as record
 
 def test_all_matches_public_names():
     public = {name for name in vars(record) if not name.startswith("_")}
-    submodules = {"event", "events_cache", "fake", "util"}
+    submodules = {"event", "events_cache", "fake", "gofmt", "util"}
     assert set(record.__all__) == public - submodules
     assert len(record.__all__) == len(set(record.__all__)), "duplicate names in __all__"
 

@@ -6,7 +6,6 @@ import threading
 
 import pytest
 
-from minikcm.apimachinery import wait
 from minikcm.util import workqueue
 from minikcm.util.workqueue.parallelizer import ceil_div
 
@@ -35,15 +34,13 @@ def test_parallelize_until(pieces, workers, chunk_size):
 
 
 @pytest.mark.parametrize("pieces, workers, chunk_size", PARALLELIZE_UNTIL_CASES)
-def test_parallelize_until_deterministic_order(pieces, workers, chunk_size, monkeypatch):
-    monkeypatch.setattr(wait, "DETERMINISTIC", True)
+def test_parallelize_until_inline_order(pieces, workers, chunk_size):
     order: list[int] = []
-    workqueue.parallelize_until(None, workers, pieces, order.append, chunk_size=chunk_size)
+    workqueue.parallelize_until(None, workers, pieces, order.append, chunk_size=chunk_size, inline=True)
     assert order == list(range(pieces))
 
 
-def test_parallelize_until_stops(monkeypatch):
-    monkeypatch.setattr(wait, "DETERMINISTIC", True)
+def test_parallelize_until_stops():
     stop = threading.Event()
     done: list[int] = []
 
@@ -52,7 +49,7 @@ def test_parallelize_until_stops(monkeypatch):
         if p == 5:
             stop.set()
 
-    workqueue.parallelize_until(stop, 3, 20, piece, chunk_size=4)
+    workqueue.parallelize_until(stop, 3, 20, piece, chunk_size=4, inline=True)
     assert done == [0, 1, 2, 3, 4, 5]
 
 

@@ -52,18 +52,18 @@ def test_rate_limiting_queue():
         assert queue.num_requeues(item) == want_requeues, case.id
 
 
-def test_rate_limited_retries_come_back_later(fake_clock):
+def test_rate_limited_retries_come_back_later(driven_clock):
     queue = workqueue.new_rate_limiting_queue_with_config(
         workqueue.new_item_exponential_failure_rate_limiter(1.0, 60.0),
-        workqueue.RateLimitingQueueConfig(name="rs", clock=fake_clock, deterministic=True),
+        workqueue.RateLimitingQueueConfig(name="rs", clock=driven_clock),
     )
-    driver = Driver(fake_clock, queue.steps())
+    driver = Driver(driven_clock, queue.steps())
     arrivals = []
     for _ in range(3):  # three failures in a row: back after 1 s, then 2 s, then 4 s
         queue.add_rate_limited("ns/web")
         driver.run_until_idle()
         item, _ = queue.get()
-        arrivals.append((fake_clock.now() - EPOCH).total_seconds())
+        arrivals.append((driven_clock.now() - EPOCH).total_seconds())
         queue.done(item)
     assert arrivals == [1.0, 3.0, 7.0]
     queue.forget("ns/web")
@@ -72,10 +72,10 @@ def test_rate_limited_retries_come_back_later(fake_clock):
     assert queue.shutting_down() and queue.get() == (None, True)
 
 
-def test_passes_through_to_the_delaying_queue(fake_clock):
+def test_passes_through_to_the_delaying_queue(driven_clock):
     queue = workqueue.new_rate_limiting_queue_with_config(
-        workqueue.default_controller_rate_limiter(fake_clock),
-        workqueue.RateLimitingQueueConfig(clock=fake_clock, deterministic=True),
+        workqueue.default_controller_rate_limiter(driven_clock),
+        workqueue.RateLimitingQueueConfig(clock=driven_clock),
     )
     queue.add("a")
     queue.add_after("b", 5)

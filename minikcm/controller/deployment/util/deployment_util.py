@@ -1,10 +1,5 @@
 """Port of pkg/controller/deployment/util/deployment_util.go.
 
-Upstream: https://github.com/kubernetes/kubernetes/blob/v1.36.3/pkg/controller/deployment/util/deployment_util.go
-(read at k/k commit 95f08499d652a6211121d8af35f470609217c730; the file is not stored
-at 2e0908106e44 or 008b3652959c. That copy is 1.33+ content: ctx-first signatures,
-klog.FromContext, GetReplicaSetProportion and GetTerminatingReplicaCountForReplicaSets.)
-
 The Deployment controller's arithmetic and bookkeeping, free of clients and
 queues. sync.go, rolling.go, recreate.go, rollback.go and progress.go call in
 here to: tell the new ReplicaSet (same pod template) from the old ones; turn

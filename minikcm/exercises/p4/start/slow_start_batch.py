@@ -21,25 +21,26 @@ from minikcm.apimachinery import wait
 
 
 def slow_start_batch(count: int, initial_batch_size: int, fn: Callable[[], None], *,
-                     deterministic: bool | None = None) -> tuple[int, Exception | None]:
+                     inline: bool = False) -> tuple[int, Exception | None]:
     """Port of slowStartBatch: call `fn` `count` times, in batches that double while all goes well.
 
-    The calls of a batch run concurrently (inline and in order in deterministic
-    mode). After a batch with a failure no batch starts, so a template that
-    can never work costs a few failed creates, not hundreds. Example, count 10
+    The calls of a batch run concurrently (inline and in order with `inline`).
+    After a batch with a failure no batch starts, so a template that can never
+    work costs a few failed creates, not hundreds. Example, count 10
     from 1: batches of 1, 2, 4, 3; if the 6th call fails (batch of 4), that
     batch still finishes: 6 successes, and the last 3 calls never happen.
 
     Returns: (calls that succeeded, an error of the failed batch or None).
     Differs from Go: the error comes back next to the count (the caller uses
-    both); `deterministic` (None: wait.DETERMINISTIC) runs calls inline.
+    both); `inline` (no Go twin; callers pass `inline=clock.driven`) runs the
+    calls on the caller's thread.
     """
     # Hints:
     # - The first batch is min(count, initial_batch_size); each next one doubles, but
     #   never past what remains.
     # - A call that raises is a failure of its batch: catch it, keep it, count the rest.
     #   The whole batch still runs; after it, a failure ends everything.
-    # - Running a batch: group = wait.Group(deterministic=deterministic), group.start(f)
+    # - Running a batch: group = wait.Group(inline=inline), group.start(f)
     #   for each call, then group.wait(). Calls of one batch may run on threads, so
     #   guard what they share with a threading.Lock(). (Plain calls in a loop pass the
     #   check too: concurrency is an optimisation here, not the point.)

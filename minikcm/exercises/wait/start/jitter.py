@@ -15,6 +15,7 @@ import random
 
 from minikcm.apimachinery import wait
 from minikcm.apimachinery.wait import Seconds
+from minikcm.apimachinery.wait._wait import jitter_rand  # Go's jitterRand, beside Jitter in wait.go
 
 
 def jitter(duration: Seconds, max_factor: float, rng: random.Random | None = None) -> Seconds:
@@ -24,10 +25,10 @@ def jitter(duration: Seconds, max_factor: float, rng: random.Random | None = Non
     `duration * (1 + max_factor)`, so that many clients do not fall into step. A
     non-positive `max_factor` means 1.0. Example: jitter(2.0, 0.5) is in [2.0, 3.0].
     `rng` is a seeded `random.Random` for deterministic runs; without it the
-    package's `wait.jitter_rand` is used.
+    module's `jitter_rand` is used.
     """
     # Hints:
     # - Draw exactly one number in [0, 1) per call: rng.random() when an rng is
-    #   given, else wait.jitter_rand().
+    #   given, else jitter_rand().
     # - The result is the duration plus a random share of max_factor * duration.
     raise NotImplementedError("exercise: write jitter")

@@ -17,13 +17,13 @@ from minikcm.tools.leaderelection.resourcelock.interface import (
     Interface,
     LeaderElectionRecord,
     ResourceLockConfig,
-    new,
-    new_with_labels,
 )
 from minikcm.tools.leaderelection.resourcelock.leaselock import (
     LeaseLock,
     leader_election_record_to_lease_spec,
     lease_spec_to_leader_election_record,
+    new,
+    new_with_labels,
 )
 
 __all__ = [

@@ -3,14 +3,15 @@
 What the leader elector stores and where. The elector never talks to the API
 itself: it reads and writes a `LeaderElectionRecord` through a lock object that
 implements `Interface`. At v1.36.3 the only lock left is the Lease
-(`leaselock.LeaseLock`); `new` builds it and refuses the older lock types.
+(`leaselock.LeaseLock`); `leaselock.new` builds it and refuses the older lock types.
 
-Start reading at: LeaderElectionRecord, then Interface, then new.
+Start reading at: LeaderElectionRecord, then Interface.
 
 Not ported: NewFromKubeconfig (minikcm builds the lock from the shared clientset),
 the MultiLock (multilock.go; no lock type creates one any more).
 Differs from Go:
-- `new` and `new_with_labels` take no core client: no remaining lock type uses it.
+- New and NewWithLabels are in leaselock.py (`new`, `new_with_labels`), beside
+  the only lock they build: leaselock.py imports this module, not the reverse.
 - Errors are raised (`ValueError` for a lock type we cannot build).
 - A record's zero times are None; `LeaderElectionRecord.to_json` stands in for
   Go's `json.Marshal` of the struct (see its docstring for the one difference).
@@ -21,12 +22,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Protocol
-
-from kubernetes.client import V1ObjectMeta
-
-if TYPE_CHECKING:
-    from minikcm.client.interface import CoordinationV1Interface
+from typing import Any, Protocol
 
 LEADER_ELECTION_RECORD_ANNOTATION_KEY = "control-plane.alpha.kubernetes.io/leader"
 """Annotation the removed Endpoints/ConfigMap locks kept the record in (kept for reference)."""
@@ -155,52 +151,3 @@ class Interface(Protocol):
     def describe(self) -> str:
         """A short name for logs, e.g. `kube-system/kube-controller-manager`."""
         ...
-
-
-def new_with_labels(
-    lock_type: str,
-    ns: str,
-    name: str,
-    coordination_client: CoordinationV1Interface,
-    rlc: ResourceLockConfig,
-    labels: dict[str, str] | None,
-) -> Interface:
-    """Port of NewWithLabels and of the unexported new (resourcelock/interface.go).
-
-    Builds a lock of `lock_type` on the object `ns/name`. Only "leases" is
-    left; the Endpoints and ConfigMap locks (and their "...leases" migration
-    pairs) were removed upstream, and asking for one says so. When the lock
-    takes the lead it sets `labels` on the Lease.
-
-    Raises:
-        ValueError: a removed or unknown lock type (Go's messages, word for word).
-    """
-    # Imported here because leaselock.py imports this module (Go: one package).
-    from minikcm.tools.leaderelection.resourcelock.leaselock import LeaseLock
-
-    if lock_type == ENDPOINTS_RESOURCE_LOCK:
-        raise ValueError(f"endpoints lock is removed, migrate to {LEASES_RESOURCE_LOCK}")
-    if lock_type == CONFIG_MAPS_RESOURCE_LOCK:
-        raise ValueError(f"configmaps lock is removed, migrate to {LEASES_RESOURCE_LOCK}")
-    if lock_type == LEASES_RESOURCE_LOCK:
-        return LeaseLock(V1ObjectMeta(namespace=ns, name=name), coordination_client, rlc, labels=labels)
-    if lock_type == ENDPOINTS_LEASES_RESOURCE_LOCK:
-        raise ValueError(f"endpointsleases lock is removed, migrate to {LEASES_RESOURCE_LOCK}")
-    if lock_type == CONFIG_MAPS_LEASES_RESOURCE_LOCK:
-        # Go's message says "migrated" here; kept so logs match upstream's.
-        raise ValueError(f"configmapsleases lock is removed, migrated to {LEASES_RESOURCE_LOCK}")
-    raise ValueError(f"Invalid lock-type {lock_type}")
-
-
-def new(
-    lock_type: str,
-    ns: str,
-    name: str,
-    coordination_client: CoordinationV1Interface,
-    rlc: ResourceLockConfig,
-) -> Interface:
-    """Port of New (resourcelock/interface.go): `new_with_labels` without labels.
-
-    Differs from Go: no core client parameter (see the module docstring).
-    """
-    return new_with_labels(lock_type, ns, name, coordination_client, rlc, None)

@@ -6,7 +6,7 @@ the Lease it last read or wrote and sends its updates against that copy, so the
 API server's resourceVersion check turns a write based on a stale read into a
 409 Conflict: two candidates can never both think they wrote the record last.
 
-Start reading at: LeaseLock.get, then LeaseLock.update.
+Start reading at: LeaseLock.get, then LeaseLock.update; `new` builds a lock.
 
 Not ported: nothing of behaviour.
 Differs from Go:
@@ -15,6 +15,10 @@ Differs from Go:
 - Go keeps a pointer to the Lease and changes it in place; here `lease` is the
   model the clientset returned, changed in place the same way.
 - Label keys are applied in sorted order (Go ranges over a map).
+- `new` and `new_with_labels` are ports of New and NewWithLabels from
+  interface.go, kept here beside the one lock they build so that this module
+  imports interface.py and not the reverse. They take no core client: no
+  remaining lock type uses it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,12 @@ from kubernetes.client import V1Lease, V1LeaseSpec, V1ObjectMeta
 
 from minikcm.apimachinery.meta import CreateOptions, GetOptions, UpdateOptions
 from minikcm.tools.leaderelection.resourcelock.interface import (
+    CONFIG_MAPS_LEASES_RESOURCE_LOCK,
+    CONFIG_MAPS_RESOURCE_LOCK,
+    ENDPOINTS_LEASES_RESOURCE_LOCK,
+    ENDPOINTS_RESOURCE_LOCK,
+    LEASES_RESOURCE_LOCK,
+    Interface,
     LeaderElectionRecord,
     ResourceLockConfig,
 )
@@ -181,3 +191,52 @@ def leader_election_record_to_lease_spec(ler: LeaderElectionRecord) -> V1LeaseSp
     if ler.strategy != "":
         spec.strategy = ler.strategy
     return spec
+
+
+# --- interface.go: New and NewWithLabels ----------------------------------------------------
+
+
+def new_with_labels(
+    lock_type: str,
+    ns: str,
+    name: str,
+    coordination_client: CoordinationV1Interface,
+    rlc: ResourceLockConfig,
+    labels: dict[str, str] | None,
+) -> Interface:
+    """Port of NewWithLabels and of the unexported new (resourcelock/interface.go).
+
+    Builds a lock of `lock_type` on the object `ns/name`. Only "leases" is
+    left; the Endpoints and ConfigMap locks (and their "...leases" migration
+    pairs) were removed upstream, and asking for one says so. When the lock
+    takes the lead it sets `labels` on the Lease.
+
+    Raises:
+        ValueError: a removed or unknown lock type (Go's messages, word for word).
+    """
+    if lock_type == ENDPOINTS_RESOURCE_LOCK:
+        raise ValueError(f"endpoints lock is removed, migrate to {LEASES_RESOURCE_LOCK}")
+    if lock_type == CONFIG_MAPS_RESOURCE_LOCK:
+        raise ValueError(f"configmaps lock is removed, migrate to {LEASES_RESOURCE_LOCK}")
+    if lock_type == LEASES_RESOURCE_LOCK:
+        return LeaseLock(V1ObjectMeta(namespace=ns, name=name), coordination_client, rlc, labels=labels)
+    if lock_type == ENDPOINTS_LEASES_RESOURCE_LOCK:
+        raise ValueError(f"endpointsleases lock is removed, migrate to {LEASES_RESOURCE_LOCK}")
+    if lock_type == CONFIG_MAPS_LEASES_RESOURCE_LOCK:
+        # Go's message says "migrated" here; kept so logs match upstream's.
+        raise ValueError(f"configmapsleases lock is removed, migrated to {LEASES_RESOURCE_LOCK}")
+    raise ValueError(f"Invalid lock-type {lock_type}")
+
+
+def new(
+    lock_type: str,
+    ns: str,
+    name: str,
+    coordination_client: CoordinationV1Interface,
+    rlc: ResourceLockConfig,
+) -> Interface:
+    """Port of New (resourcelock/interface.go; here, see the module docstring): `new_with_labels` without labels.
+
+    Differs from Go: no core client parameter (see the module docstring).
+    """
+    return new_with_labels(lock_type, ns, name, coordination_client, rlc, None)

@@ -1,4 +1,4 @@
-"""Tests for minikcm.tools.leaderelection.resourcelock.interface: lock types and the raw record."""
+"""Tests for minikcm.tools.leaderelection.resourcelock.interface: lock type names and the raw record."""
 
 from __future__ import annotations
 
@@ -8,43 +8,7 @@ from datetime import datetime, timezone
 import pytest
 
 from minikcm.tools.leaderelection.resourcelock import interface
-from minikcm.tools.leaderelection.resourcelock.interface import (
-    LEASES_RESOURCE_LOCK,
-    LeaderElectionRecord,
-    ResourceLockConfig,
-    new,
-    new_with_labels,
-)
-from minikcm.tools.leaderelection.resourcelock.leaselock import LeaseLock
-
-REMOVED_LOCK_CASES = [
-    pytest.param("endpoints", "endpoints lock is removed, migrate to leases", id="endpoints"),
-    pytest.param("configmaps", "configmaps lock is removed, migrate to leases", id="configmaps"),
-    pytest.param("endpointsleases", "endpointsleases lock is removed, migrate to leases", id="endpointsleases"),
-    pytest.param("configmapsleases", "configmapsleases lock is removed, migrated to leases", id="configmapsleases"),
-    pytest.param("etcd", "Invalid lock-type etcd", id="unknown"),
-]
-
-
-@pytest.mark.parametrize("lock_type, message", REMOVED_LOCK_CASES)
-def test_new_refuses_removed_and_unknown_lock_types(lock_type, message):
-    with pytest.raises(ValueError) as err:
-        new(lock_type, "kube-system", "kcm", object(), ResourceLockConfig("me"))
-    assert str(err.value) == message
-
-
-def test_new_builds_a_lease_lock():
-    client = object()  # not called while building
-    lock = new(LEASES_RESOURCE_LOCK, "kube-system", "kcm", client, ResourceLockConfig("me"))
-    assert isinstance(lock, LeaseLock)
-    assert lock.describe() == "kube-system/kcm" and lock.identity() == "me"
-    assert lock.client is client and lock.labels is None and lock.lease is None
-
-
-def test_new_with_labels_keeps_the_labels():
-    lock = new_with_labels("leases", "ns", "name", object(), ResourceLockConfig("me"), {"app": "kcm"})
-    assert lock.labels == {"app": "kcm"}
-
+from minikcm.tools.leaderelection.resourcelock.interface import LEASES_RESOURCE_LOCK, LeaderElectionRecord
 
 def test_constants():
     assert interface.LEADER_ELECTION_RECORD_ANNOTATION_KEY == "control-plane.alpha.kubernetes.io/leader"

@@ -16,11 +16,17 @@ from kubernetes.client import V1LeaseSpec, V1ObjectMeta
 from minikcm.apimachinery import errors
 from minikcm.apimachinery.meta import GetOptions, UpdateOptions
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.tools.leaderelection.resourcelock.interface import LeaderElectionRecord, ResourceLockConfig
+from minikcm.tools.leaderelection.resourcelock.interface import (
+    LEASES_RESOURCE_LOCK,
+    LeaderElectionRecord,
+    ResourceLockConfig,
+)
 from minikcm.tools.leaderelection.resourcelock.leaselock import (
     LeaseLock,
     leader_election_record_to_lease_spec,
     lease_spec_to_leader_election_record,
+    new,
+    new_with_labels,
 )
 
 TEST_NAMESPACE = "test-namespace"
@@ -50,7 +56,8 @@ def sample_record() -> LeaderElectionRecord:
 
 @pytest.fixture
 def client():
-    from minikcm.client.fake import ensure_namespace, new_simple_clientset
+    from minikcm.client.fake import new_simple_clientset
+    from minikcm.client.testing import ensure_namespace
 
     cs = new_simple_clientset(clock=FakeClock(EPOCH))
     ensure_namespace(cs.server, TEST_NAMESPACE)
@@ -217,3 +224,34 @@ def test_record_to_spec_always_sets_holder_and_counts():
     spec = leader_election_record_to_lease_spec(LeaderElectionRecord())
     assert (spec.holder_identity, spec.lease_duration_seconds, spec.lease_transitions) == ("", 0, 0)
     assert spec.strategy is None and spec.preferred_holder is None
+
+
+# --- new and new_with_labels (interface.go's New, kept in leaselock.py) ----------------------
+
+REMOVED_LOCK_CASES = [
+    pytest.param("endpoints", "endpoints lock is removed, migrate to leases", id="endpoints"),
+    pytest.param("configmaps", "configmaps lock is removed, migrate to leases", id="configmaps"),
+    pytest.param("endpointsleases", "endpointsleases lock is removed, migrate to leases", id="endpointsleases"),
+    pytest.param("configmapsleases", "configmapsleases lock is removed, migrated to leases", id="configmapsleases"),
+    pytest.param("etcd", "Invalid lock-type etcd", id="unknown"),
+]
+
+
+@pytest.mark.parametrize("lock_type, message", REMOVED_LOCK_CASES)
+def test_new_refuses_removed_and_unknown_lock_types(lock_type, message):
+    with pytest.raises(ValueError) as err:
+        new(lock_type, "kube-system", "kcm", object(), ResourceLockConfig("me"))
+    assert str(err.value) == message
+
+
+def test_new_builds_a_lease_lock():
+    client = object()  # not called while building
+    lock = new(LEASES_RESOURCE_LOCK, "kube-system", "kcm", client, ResourceLockConfig("me"))
+    assert isinstance(lock, LeaseLock)
+    assert lock.describe() == "kube-system/kcm" and lock.identity() == "me"
+    assert lock.client is client and lock.labels is None and lock.lease is None
+
+
+def test_new_with_labels_keeps_the_labels():
+    lock = new_with_labels("leases", "ns", "name", object(), ResourceLockConfig("me"), {"app": "kcm"})
+    assert lock.labels == {"app": "kcm"}
