@@ -11,8 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from minikcm import __version__
+from minikcm import __version__, logs
 from minikcm.upstream import KUBERNETES_VERSION
+
+UP_DEFAULT_NODES = 32
+"""`minikcm up`'s simulated nodes: at the kubelet's 110 pods each, room for 3,520 pods."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,10 +73,7 @@ def cmd_controller_manager(args: argparse.Namespace) -> int:
         known_controllers,
         run,
     )
-    from minikcm.cmd.options import MissingComponentError
-
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(threadName)s %(name)s: %(message)s")
+    logs.configure(logging.INFO)  # identical warnings and errors thinned out (minikcm.logs)
     options = args.controller_manager_options
     try:
         c = options.config(known_controllers(), controllers_disabled_by_default(), controller_aliases())
@@ -81,7 +81,7 @@ def cmd_controller_manager(args: argparse.Namespace) -> int:
         for e in err.errors():
             print(f"minikcm controller-manager: invalid flags: {e}", file=sys.stderr)
         return 1
-    except (ValueError, MissingComponentError) as err:
+    except ValueError as err:
         print(f"minikcm controller-manager: {err}", file=sys.stderr)
         return 1
     stop = threading.Event()
@@ -119,6 +119,9 @@ def add_demo_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                      help="stop in pdb the first time this function runs, e.g. "
                           "minikcm.tools.leaderelection.leaderelection.LeaderElector.try_acquire_or_renew "
                           "(the fake clock stays frozen while pdb waits)")
+    run.add_argument("--hit", type=int, default=1, metavar="N",
+                     help="with --break: stop at the Nth call of SYMBOL instead of the first "
+                          "(the site's replays print N for the step they show)")
     run.add_argument("--trace", metavar="FILE",
                      help="also write the result as JSON lines: a scenario line, the trace entries, "
                           "series points ({\"series\", \"t\", \"value\"}) and events")
@@ -176,17 +179,19 @@ def cmd_demo_run(args: argparse.Namespace) -> int:
 
         def on_hit(frame: object) -> None:
             when = f"fake time +{built[0].sampler.elapsed():.3f} s" if built else "while building the scenario"
-            print(f"minikcm: stopped at the first call of {args.break_symbol} ({when}); the fake clock "
+            which = "the first call" if args.hit <= 1 else f"call {args.hit}"
+            print(f"minikcm: stopped at {which} of {args.break_symbol} ({when}); the fake clock "
                   "is frozen while you look around; `c` continues the scenario", flush=True)
 
-        breaker = FirstCallBreak(target.__code__, on_hit)
+        breaker = FirstCallBreak(target.__code__, on_hit, nth=max(args.hit, 1))
         try:
             result = breaker.run(build_and_play)
         except bdb.BdbQuit:
             print("minikcm demo run: quit in the debugger; the scenario did not finish", file=sys.stderr)
             return 1
         if not breaker.hit:
-            print(f"minikcm demo run: {args.break_symbol} never ran in {scenario.name}", file=sys.stderr)
+            times = f" {args.hit} times" if args.hit > 1 else ""
+            print(f"minikcm demo run: {args.break_symbol} never ran{times} in {scenario.name}", file=sys.stderr)
     else:
         result = scenario.build(args.seed).run()
     if not args.live:
@@ -248,8 +253,12 @@ def add_up_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     parser.add_argument("--controller-client", choices=("in-process", "rest"), default="in-process",  # minikcm.up
                         help="how the controllers reach the API server: in-process calls (default, fastest) "
                              "or rest (HTTPS through the kubeconfig, as against a real cluster)")
-    parser.add_argument("--kubelet-nodes", type=int, default=3, metavar="N",
-                        help="simulated nodes sim-node-0 .. sim-node-<N-1> (default 3)")
+    parser.add_argument("--kubelet-nodes", type=int, default=UP_DEFAULT_NODES, metavar="N",
+                        help=f"simulated nodes sim-node-0 .. sim-node-<N-1> (default {UP_DEFAULT_NODES}: "
+                             "room for a few thousand pods)")
+    parser.add_argument("--kubelet-max-pods", type=int, default=None, metavar="N",
+                        help="pods one node holds, as the kubelet's --max-pods (default 110, at most 253); "
+                             "a pod that fits on no node stays Pending as Unschedulable")
     parser.add_argument("--kubelet-start-delay", type=_duration, default=1.0, metavar="DURATION",
                         help="from a pod's binding to Running, e.g. 1s or 250ms (default 1s)")
     parser.add_argument("--kubelet-ready-delay", type=_duration, default=1.0, metavar="DURATION",
@@ -278,15 +287,20 @@ def cmd_up(args: argparse.Namespace) -> int:
     """Run the cluster until stopped; the exit code comes from minikcm.up.run_up."""
     import logging
 
-    from minikcm.sim.kubelet import KubeletConfig
+    from minikcm.sim.kubelet import DEFAULT_MAX_PODS, MAX_PODS_LIMIT, KubeletConfig
     from minikcm.up import run_up
 
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(threadName)s %(name)s: %(message)s")
+    logs.configure(logging.INFO)  # identical warnings and errors thinned out (minikcm.logs)
     if args.kubelet_nodes < 1:
         print("minikcm up: --kubelet-nodes must be at least 1", file=sys.stderr)
         return 2
-    kubelet = KubeletConfig(nodes=args.kubelet_nodes, start_delay=args.kubelet_start_delay,
+    max_pods = DEFAULT_MAX_PODS if args.kubelet_max_pods is None else args.kubelet_max_pods
+    if not 1 <= max_pods <= MAX_PODS_LIMIT:
+        print(f"minikcm up: --kubelet-max-pods must be between 1 and {MAX_PODS_LIMIT} (one /24 of pod "
+              f"addresses per node)", file=sys.stderr)
+        return 2
+    kubelet = KubeletConfig(nodes=args.kubelet_nodes, max_pods=max_pods,
+                            start_delay=args.kubelet_start_delay,
                             ready_delay=args.kubelet_ready_delay,
                             finish_deletion_immediately=args.kubelet_immediate_deletion)
     return run_up(port=args.port, kubeconfig=args.kubeconfig, data_dir=args.data_dir,

@@ -146,6 +146,23 @@ def test_first_call_break_stops_once_in_the_target_frame():
     assert sys.gettrace() is None
 
 
+def test_break_with_nth_stops_at_that_call():
+    def inner(x):
+        return x * 2
+
+    def outer():
+        return [inner(1), inner(2), inner(3)]
+
+    out = io.StringIO()
+    debugger = pdb.Pdb(stdin=io.StringIO("p x\ncontinue\n"), stdout=out)
+    breaker = FirstCallBreak(inner.__code__, debugger=debugger, nth=2)
+    assert breaker.run(outer) == [2, 4, 6]
+    assert breaker.hit and "(Pdb) 2\n" in out.getvalue()  # the second call, x == 2
+    too_many = FirstCallBreak(inner.__code__, debugger=debugger, nth=4)
+    too_many.run(outer)
+    assert not too_many.hit
+
+
 # -- the real thing, in a subprocess ---------------------------------------------------------------------
 
 def test_break_stops_in_pdb_in_the_right_frame_and_continue_finishes():
@@ -164,6 +181,16 @@ def test_break_stops_in_pdb_in_the_right_frame_and_continue_finishes():
     expected = run_scenario("leader-failover", seed=1)
     assert expected.trace_text() in out  # continuing finished the scenario, unchanged
     assert out.count("(Pdb)") == 4  # one stop only: the break is first-time only
+
+
+def test_break_hit_stops_at_the_nth_call_the_replay_names():
+    proc = subprocess.run(
+        [sys.executable, "-m", "minikcm", "demo", "run", "leader-failover", "--seed", "1",
+         "--break", BREAK_TARGET, "--hit", "3"],
+        input="p self.config.lock.identity()\ncontinue\n", capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert f"stopped at call 3 of {BREAK_TARGET} (fake time +0.000 s)" in proc.stdout
+    assert "'kcm-b'" in proc.stdout  # kcm-a acquires, kcm-a renews, then kcm-b tries
 
 
 # -- VS Code --------------------------------------------------------------------------------------------------

@@ -45,8 +45,14 @@ does, so any clientset works: in-process or REST.
 Node and IP choices come from a seeded `random.Random` (round-robin
 placement uses none), container IDs from a hash, so runs repeat exactly.
 
-Not simulated: nodes as API objects, resource fits, probes, init containers,
-events, terminated phases (Succeeded/Failed), the kubelet's own pod status
+Scheduling keeps to each node's pod capacity (`max_pods`, the kubelet's
+default of 110): a pod that fits on no node stays Pending with PodScheduled=False
+(reason Unschedulable) and one FailedScheduling event, and waits, without
+backoff, until a pod leaves a node (`retry_unschedulable`). Each node's pod
+range is its own /24, which always has room for max_pods addresses.
+
+Not simulated: nodes as API objects, resource fits beyond the pod count, probes,
+init containers, the kubelet's own events, terminated phases (Succeeded/Failed), the kubelet's own pod status
 cache and graceful container shutdown.
 """
 
@@ -61,12 +67,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from kubernetes.client import (
+    CoreV1Event,
     V1Binding,
     V1ContainerState,
     V1ContainerStateRunning,
     V1ContainerStateTerminated,
     V1ContainerStateWaiting,
     V1ContainerStatus,
+    V1EventSource,
     V1HostIP,
     V1ObjectMeta,
     V1ObjectReference,
@@ -103,6 +111,13 @@ READY_DELAY_ANNOTATION = "sim.minikcm.io/ready-delay"
 BROKEN_IMAGE_MARKER = ":broken"
 """An image whose name contains this cannot be pulled (`nginx:broken`)."""
 
+DEFAULT_MAX_PODS = 110
+"""The kubelet's default `--max-pods`: how many pods fit on one node."""
+MAX_PODS_LIMIT = 253
+"""A node's pod range is one /24 (addresses .2 to .254), so no node can hold more pods than this."""
+SCHEDULER_NAME = "default-scheduler"
+"""The component that reports FailedScheduling events, as kube-scheduler does."""
+
 # The stages of a pod's simulated life (PodRecord.stage).
 BOUND = "Bound"                        # on a node, containers not started yet
 PULL_ERROR = "ErrImagePull"            # the first failed pull
@@ -118,6 +133,8 @@ class KubeletConfig:
 
     nodes: int = 3
     """Nodes are named `sim-node-0` ... `sim-node-<nodes-1>`."""
+    max_pods: int = DEFAULT_MAX_PODS
+    """Pods one node holds at most (the kubelet's `--max-pods`); its pod range has room for them."""
     node_name_prefix: str = "sim-node-"
     placement: str = "round-robin"
     """`round-robin` (node 0, 1, 2, 0, ...) or `random` (drawn from the seeded rng)."""
@@ -161,16 +178,24 @@ class PodRecord:
     restart_count: int = 0
 
 
+def pod_cidr_prefix(node_index: int) -> str:
+    """The first three octets of node n's pod range: a /24 each, 10.244.0.0/24 onwards (10.245.x past 256 nodes)."""
+    return f"10.{244 + node_index // 256}.{node_index % 256}"
+
+
 @dataclass
 class IPPool:
-    """Seeded pod IPs per node: node n hands out 10.244.n.2 .. 10.244.n.254."""
+    """Seeded pod IPs per node: node n hands out the addresses .2 to .254 of its own /24 (`pod_cidr_prefix`)."""
 
     rng: random.Random
     in_use: dict[str, set[str]] = field(default_factory=dict)  # node -> pod IPs handed out
 
     def allocate(self, node_index: int, node: str) -> str:
+        """A free address of the node's range. Raises RuntimeError when none is left (the scheduler
+        keeps a node's pods under max_pods, which the range always holds, so this means a bug)."""
         used = self.in_use.setdefault(node, set())
-        free = [f"10.244.{node_index}.{i}" for i in range(2, 255) if f"10.244.{node_index}.{i}" not in used]
+        prefix = pod_cidr_prefix(node_index)
+        free = [f"{prefix}.{i}" for i in range(2, 255) if f"{prefix}.{i}" not in used]
         if not free:
             raise RuntimeError(f"no free pod IP on {node}")
         ip = self.rng.choice(free)
@@ -182,8 +207,8 @@ class IPPool:
 
 
 def host_ip_of(node_index: int) -> str:
-    """The node's host IP: sim-node-<n> is 10.0.0.<10+n>."""
-    return f"10.0.0.{10 + node_index}"
+    """The node's host IP: sim-node-<n> is 10.0.0.<10+n> for the first 240 nodes, then 10.0.<k>.<10+m>."""
+    return f"10.0.{node_index // 240}.{10 + node_index % 240}"
 
 
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)")
@@ -238,18 +263,26 @@ class Kubelet:
     """
 
     def __init__(self, client: Interface, pod_informer: ResourceInformer[PodLister], clock: Clock,
-                 rng: random.Random, config: KubeletConfig, deterministic: bool) -> None:
+                 rng: random.Random, config: KubeletConfig) -> None:
         self.client = client
         self.clock = clock
         self.rng = rng
         self.config = config
-        self.deterministic = deterministic
         self.node_names = [f"{config.node_name_prefix}{i}" for i in range(config.nodes)]
         self.next_node = 0  # round-robin placement: the node the next pod gets
         self.ip_pool = IPPool(rng)
+        if not 1 <= config.max_pods <= MAX_PODS_LIMIT:
+            raise ValueError(f"max_pods must be between 1 and {MAX_PODS_LIMIT} (one /24 per node), "
+                             f"not {config.max_pods}")
+        self.node_pods: dict[str, set[str]] = {name: set() for name in self.node_names}
+        """Node -> keys of the pods bound to it: what the scheduler counts against max_pods."""
+        self.pod_node: dict[str, str] = {}
+        """Pod key -> the node it is bound to (the reverse of node_pods)."""
+        self.unschedulable: dict[str, None] = {}
+        """Keys of pods that fit on no node, oldest first (a dict keeps order): retried when room frees."""
         self.records: dict[str, PodRecord] = {}
         """Pod key -> the pod's simulated life."""
-        self.key_worker = KeyWorker("kubelet", "pod", self.sync_pod, clock, deterministic)
+        self.key_worker = KeyWorker("kubelet", "pod", self.sync_pod, clock)
         self.queue: RateLimitingType = self.key_worker.queue  # sync parks keys with add_after
         informer = pod_informer.informer()
         informer.add_event_handler(self.key_worker.handlers())
@@ -302,6 +335,7 @@ class Kubelet:
                 self.forget(key)  # the old pod of this name
             record = self.admit(pod, node, now)
             self.records[key] = record
+            self.place(key, node)  # bound by us or by someone else: it counts against the node
         if record.next_at is None:
             return  # nothing more will happen on its own
         if record.next_at > now:
@@ -327,13 +361,10 @@ class Kubelet:
         if due > now:
             self.queue.add_after(key, (due - now).total_seconds())
             return
-        if not self.node_names:
+        node = self.pick_node()
+        if node is None:
+            self.mark_unschedulable(key, pod, now)
             return
-        if self.config.placement == "random":
-            node = self.rng.choice(self.node_names)
-        else:
-            node = self.node_names[self.next_node % len(self.node_names)]
-            self.next_node += 1
         binding = V1Binding(
             api_version="v1", kind="Binding",
             metadata=V1ObjectMeta(name=pod.metadata.name, namespace=pod.metadata.namespace, uid=pod.metadata.uid),
@@ -345,7 +376,82 @@ class Kubelet:
             if errors.is_conflict(err) or errors.is_not_found(err):
                 return  # bound meanwhile, or deleted: the next event says which
             raise
+        self.place(key, node)
+        self.unschedulable.pop(key, None)
         log.debug("kubelet: bound pod %s to %s", key, node)
+
+    def pick_node(self) -> str | None:
+        """The node the next pod goes to, skipping nodes that hold max_pods already; None when all are full.
+
+        Round-robin placement walks on from where the last pod went; random
+        placement draws among the nodes with room. While no node is full both
+        choose exactly as they would with no limit, so small runs repeat.
+        """
+        with_room = [n for n in self.node_names if len(self.node_pods[n]) < self.config.max_pods]
+        if not with_room:
+            return None
+        if self.config.placement == "random":
+            return self.rng.choice(with_room)
+        for offset in range(len(self.node_names)):
+            index = (self.next_node + offset) % len(self.node_names)
+            node = self.node_names[index]
+            if len(self.node_pods[node]) < self.config.max_pods:
+                self.next_node = index + 1
+                return node
+        return None  # not reached: with_room was not empty
+
+    def place(self, key: str, node: str) -> None:
+        """Count pod `key` against `node` (idempotent; moves it when it was counted elsewhere)."""
+        old = self.pod_node.get(key)
+        if old is not None and old != node:
+            self.node_pods[old].discard(key)
+        self.pod_node[key] = node
+        self.node_pods[node].add(key)
+
+    def mark_unschedulable(self, key: str, pod: V1Pod, now: datetime) -> None:
+        """Leave a pod that fits nowhere Pending, as kube-scheduler does: say so once, then wait for room.
+
+        The pod gets PodScheduled=False with reason Unschedulable and a
+        Warning event FailedScheduling (so `kubectl describe pod` and `kubectl
+        get events` show why). Its key is not requeued with backoff: `forget`
+        hands it back to the queue when a pod leaves a node.
+        """
+        self.unschedulable[key] = None
+        for c in (pod.status.conditions if pod.status else None) or []:
+            if c.type == "PodScheduled" and c.status == "False" and c.reason == "Unschedulable":
+                return  # said already
+        total = len(self.node_names)
+        message = (f"0/{total} nodes are available: {total} Too many pods. preemption: 0/{total} nodes are "
+                   f"available: {total} No preemption victims found for incoming pod.")
+        updated = deep_copy(pod)
+        status = updated.status or V1PodStatus()
+        status.phase = "Pending"
+        status.conditions = [c for c in status.conditions or [] if c.type != "PodScheduled"] + [
+            V1PodCondition(type="PodScheduled", status="False", reason="Unschedulable", message=message,
+                           last_transition_time=now)]
+        updated.status = status
+        self.client.core_v1().pods(pod.metadata.namespace or "").update_status(updated, UpdateOptions())
+        log.info("kubelet: pod %s fits on no node (%d nodes of %d pods each are full); it stays Pending",
+                 key, total, self.config.max_pods)
+        self.report_failed_scheduling(pod, message, now)
+
+    def report_failed_scheduling(self, pod: V1Pod, message: str, now: datetime) -> None:
+        """Write the scheduler's FailedScheduling event for `pod` (a failure to write it is only logged)."""
+        meta = pod.metadata
+        event = CoreV1Event(
+            metadata=V1ObjectMeta(name=f"{meta.name}.{digest(f'{meta.uid}/{now.isoformat()}')[:16]}",
+                                  namespace=meta.namespace),
+            involved_object=V1ObjectReference(api_version="v1", kind="Pod", name=meta.name,
+                                              namespace=meta.namespace, uid=meta.uid,
+                                              resource_version=meta.resource_version),
+            reason="FailedScheduling", message=message, type="Warning",
+            source=V1EventSource(component=SCHEDULER_NAME), reporting_component=SCHEDULER_NAME,
+            first_timestamp=now, last_timestamp=now, count=1,
+        )
+        try:
+            self.client.core_v1().events(meta.namespace or "").create(event, CreateOptions())
+        except errors.StatusError as err:  # an event is a courtesy: the pod's condition already says it
+            log.warning("kubelet: could not record FailedScheduling for %s/%s: %s", meta.namespace, meta.name, err)
 
     def admit(self, pod: V1Pod, node: str, now: datetime) -> PodRecord:
         """The first sight of a pod on one of our nodes: give it an IP and plan its start."""
@@ -425,10 +531,25 @@ class Kubelet:
         log.debug("kubelet: deleted pod %s", key)
 
     def forget(self, key: str) -> None:
-        """Drop a pod's record and give its IP back."""
+        """Drop a pod's record, give its IP and its place on the node back, and retry waiting pods."""
         record = self.records.pop(key, None)
         if record is not None:
             self.ip_pool.release(record.node, record.pod_ip)
+        self.unschedulable.pop(key, None)
+        node = self.pod_node.pop(key, None)
+        if node is not None:
+            self.node_pods[node].discard(key)
+            self.retry_unschedulable()
+
+    def retry_unschedulable(self) -> None:
+        """Hand as many waiting pods back to the queue as there are free places, oldest first.
+
+        No upstream twin as code; kube-scheduler does the same when a pod
+        leaves a node (it moves unschedulable pods back to its active queue).
+        """
+        free = sum(max(0, self.config.max_pods - len(pods)) for pods in self.node_pods.values())
+        for key in list(self.unschedulable)[:free]:
+            self.queue.add(key)
 
     # -- what the pod declares ------------------------------------------------------------------
 
@@ -540,13 +661,12 @@ class Kubelet:
 
 def new_kubelet(client: Interface, pod_informer: ResourceInformer[PodLister], *,
                 config: KubeletConfig | None = None, clock: Clock | None = None,
-                rng: random.Random | None = None, deterministic: bool | None = None) -> Kubelet:
+                rng: random.Random | None = None) -> Kubelet:
     """A simulated kubelet over `pod_informer` (start the informer's factory too).
 
-    `clock` and `deterministic` default to the informer factory's; `rng`
+    `clock` (whose `driven` mark chooses steps or threads) defaults to the informer factory's; `rng`
     (node and IP choices) defaults to `random.Random(0)`, so runs repeat.
     """
     factory = pod_informer.factory
     return Kubelet(client, pod_informer, clock if clock is not None else factory.clock,
-                   rng if rng is not None else random.Random(0), config or KubeletConfig(),
-                   factory.is_deterministic() if deterministic is None else deterministic)
+                   rng if rng is not None else random.Random(0), config or KubeletConfig())

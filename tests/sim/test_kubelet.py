@@ -17,7 +17,7 @@ from minikcm.apimachinery import errors
 from minikcm.apimachinery.meta import DeleteOptions
 from minikcm.apiserver.server import APIServer
 from minikcm.client import InProcessClientset
-from minikcm.client.fake import Fake
+from minikcm.client.testing import Fake
 from minikcm.clock import EPOCH, FakeClock, RealClock
 from minikcm.informers import new_shared_informer_factory_with_options
 from minikcm.driver import Driver
@@ -29,6 +29,7 @@ from minikcm.sim.kubelet import (
     START_DELAY_ANNOTATION,
     Kubelet,
     KubeletConfig,
+    host_ip_of,
     image_id,
     new_kubelet,
     parse_duration,
@@ -39,11 +40,11 @@ class Cluster:
     """An API server, a deterministic pod informer and a kubelet, driven together."""
 
     def __init__(self, config: KubeletConfig | None = None, seed: int = 1) -> None:
-        self.clock = FakeClock(EPOCH)
+        self.clock = FakeClock(EPOCH, driven=True)
         self.server = APIServer(clock=self.clock, rng=random.Random(seed))
         self.client = InProcessClientset(self.server)
         self.factory = new_shared_informer_factory_with_options(
-            self.client, 0, clock=self.clock, rng=random.Random(seed), deterministic=True)
+            self.client, 0, clock=self.clock, rng=random.Random(seed))
         self.kubelet: Kubelet = new_kubelet(self.client, self.factory.core().v1().pods(), config=config,
                                             rng=random.Random(seed))
         self.factory.start(threading.Event())
@@ -303,12 +304,11 @@ class GroupsOnly:
 
 def test_scheduling_binds_through_the_clientset():
     """The bind goes through pods(ns).bind, so any clientset works and a Fake records it."""
-    clock = FakeClock(EPOCH)
+    clock = FakeClock(EPOCH, driven=True)
     server = APIServer(clock=clock, rng=random.Random(1))
     recorded = InProcessClientset(server, fake=Fake())
     client = GroupsOnly(recorded)
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, rng=random.Random(1),
-                                                       deterministic=True)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, rng=random.Random(1))
     kubelet = new_kubelet(client, factory.core().v1().pods(), rng=random.Random(1))
     factory.start(threading.Event())
     driver = Driver(clock, factory.steps() + kubelet.steps())
@@ -326,7 +326,7 @@ def test_threaded_run_makes_a_pod_ready():
     clock = RealClock()
     server = APIServer(clock=clock, rng=random.Random(1))
     client = InProcessClientset(server)
-    factory = new_shared_informer_factory_with_options(client, 0, clock=clock, deterministic=False)
+    factory = new_shared_informer_factory_with_options(client, 0, clock=clock)
     kubelet = new_kubelet(client, factory.core().v1().pods(),
                           config=KubeletConfig(start_delay=0.05, ready_delay=0.05))
     stop = threading.Event()
@@ -349,3 +349,65 @@ def test_threaded_run_makes_a_pod_ready():
         runner.join(5)
         factory.shutdown()
     assert not runner.is_alive()
+
+
+# -- node capacity: the scheduler keeps to max_pods; the rest stay Pending ---------------------------
+
+
+def test_a_pod_that_fits_nowhere_stays_pending_as_unschedulable():
+    c = Cluster(KubeletConfig(nodes=2, max_pods=2))
+    for i in range(5):
+        c.create_pod(f"p{i}")
+    c.driver.run_until_idle()
+    nodes = [c.pod(f"p{i}").spec.node_name for i in range(5)]
+    assert nodes == ["sim-node-0", "sim-node-1", "sim-node-0", "sim-node-1", None]
+    late = c.pod("p4")
+    assert late.status.phase == "Pending"
+    scheduled = c.condition("p4", "PodScheduled")
+    assert (scheduled.status, scheduled.reason) == ("False", "Unschedulable")
+    assert scheduled.message.startswith("0/2 nodes are available: 2 Too many pods.")
+    events = c.client.core_v1().events("default").list().items
+    failed = [e for e in events if e.reason == "FailedScheduling"]
+    assert [(e.involved_object.name, e.type, e.source.component) for e in failed] == [
+        ("p4", "Warning", "default-scheduler")]
+
+
+def test_an_unschedulable_pod_is_not_retried_with_backoff():
+    """Once said, nothing more happens: no requeue, no second status write, no second event."""
+    c = Cluster(KubeletConfig(nodes=1, max_pods=1))
+    c.create_pod("p0")
+    c.create_pod("p1")
+    c.driver.run_until_idle()  # settles: an unschedulable pod does not keep the driver busy
+    assert c.kubelet.queue.len() == 0
+    version = c.pod("p1").metadata.resource_version
+    c.at((c.clock.now() - EPOCH).total_seconds() + 3600)
+    assert c.pod("p1").metadata.resource_version == version
+    assert len(c.client.core_v1().events("default").list().items) == 1
+
+
+def test_a_pod_leaving_a_node_makes_room_for_the_oldest_waiting_pod():
+    c = Cluster(KubeletConfig(nodes=1, max_pods=1, finish_deletion_immediately=True))
+    for name in ("p0", "p1", "p2"):
+        c.create_pod(name)
+    c.driver.run_until_idle()
+    assert [c.pod(n).spec.node_name for n in ("p0", "p1", "p2")] == ["sim-node-0", None, None]
+    c.client.core_v1().pods("default").delete("p0", DeleteOptions())
+    c.driver.run_until_idle()
+    assert c.pod("p1").spec.node_name == "sim-node-0"
+    assert c.condition("p1", "PodScheduled").status == "True"  # the binding replaced the condition
+    assert c.pod("p1").status.phase == "Running"
+    assert not c.pod("p2").spec.node_name  # still waiting: one place freed, one pod moved in
+
+
+def test_thousands_of_pods_get_distinct_addresses_within_their_node_range():
+    config = KubeletConfig(nodes=300, max_pods=110)
+    c = Cluster(config)
+    addresses = {c.kubelet.ip_pool.allocate(i, f"sim-node-{i}") for i in (0, 255, 256, 299)}
+    assert addresses and all(a.startswith(("10.244.0.", "10.244.255.", "10.245.0.", "10.245.43.")) for a in addresses)
+    assert {host_ip_of(i) for i in range(300)}.__len__() == 300  # every node its own host address
+
+
+@pytest.mark.parametrize("max_pods", [0, 254, -1])
+def test_max_pods_beyond_a_node_range_is_refused(max_pods):
+    with pytest.raises(ValueError, match="max_pods must be between 1 and 253"):
+        Cluster(KubeletConfig(max_pods=max_pods))

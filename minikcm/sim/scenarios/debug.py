@@ -169,16 +169,20 @@ def similarity(a: str, b: str) -> float:
 class FirstCallBreak:
     """Runs a callable and stops in pdb the first time `code` (a function's code object) is entered.
 
+    With `nth` > 1 it stops at the nth call instead (`--hit N`: the site's replays
+    give N for the step shown, counting every call from the start of the build).
     `on_hit(frame)` is called just before pdb takes over (to print where and
-    when we stopped). `hit` says afterwards whether the function ever ran.
+    when we stopped). `hit` says afterwards whether the function ever ran (that often).
     Thread: the caller's only (sys.settrace is per thread).
     """
 
     def __init__(self, code: types.CodeType, on_hit: Callable[[types.FrameType], None] | None = None,
-                 debugger: pdb.Pdb | None = None) -> None:
+                 debugger: pdb.Pdb | None = None, nth: int = 1) -> None:
         self.code = code
         self.on_hit = on_hit
         self.debugger = debugger
+        self.nth = nth
+        self.calls = 0
         self.hit = False
 
     def run(self, fn: Callable[[], Any]) -> Any:
@@ -192,6 +196,9 @@ class FirstCallBreak:
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
         """The global trace function: decline every frame but the first call of `code`."""
         if event != "call" or frame.f_code is not self.code or self.hit:
+            return None
+        self.calls += 1
+        if self.calls < self.nth:
             return None
         self.hit = True
         sys.settrace(None)
