@@ -14,6 +14,12 @@ alone produces the full site, offline pages included:
    language's file, for example `![...](figures/versions.zh.svg)` on a Chinese page.
 3. `pymdownx.snippets` reads paths relative to the project root, wherever mkdocs
    was started from.
+4. Replays: every scenario in `minikcm.sim.replay.REPLAYS` runs once per seed in
+   `SEEDS` under the replay recorder and lands in the site as
+   `assets/replay/<scenario>-seed<N>.json` (validated: a trace whose shape the
+   widget cannot read fails the build). A chapter page places its widget with
+   `<div class="replay" data-scenario="NAME"></div>`; on_page_content fills in
+   the paths and seeds, and docs/assets/javascripts/replay.js plays it.
 
 Plugging in a figure: write a function that runs a deterministic scenario (same
 seed, same trace), turns the trace into series and returns `step_chart(...)`, then
@@ -26,11 +32,14 @@ Start reading at: on_config, then on_files.
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import importlib
 import importlib.util
 import json
 import math
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -397,6 +406,108 @@ FIGURES: list[Figure] = [
 
 
 # ---------------------------------------------------------------------------
+# Replays: every chapter's scenarios as JSON traces the page's widget plays back
+# (minikcm/sim/replay.py writes them; docs/assets/javascripts/replay.js reads them).
+
+REPLAY_DIR = "assets/replay"
+"""Where the site serves the traces: `assets/replay/<scenario>-seed<N>.json`."""
+
+REPLAY_PLACEHOLDER = re.compile(r'<div class="replay" data-scenario="(?P<name>[a-z0-9-]+)"\s*>\s*</div>')
+"""What a chapter page writes where its widget goes; on_page_content fills in the rest."""
+
+_replays: dict[tuple[str, int, str], str] = {}
+
+
+def reference_pages(root: Path) -> dict[str, str]:
+    """{module: "reference/<page>/"} from the `::: module` lines of docs/reference/*.md."""
+    pages: dict[str, str] = {}
+    for path in sorted((root / "docs" / "reference").glob("*.md")):
+        if path.name.count(".") > 1:  # the English twin documents the same modules
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith(":::"):
+                pages.setdefault(line[3:].strip(), f"reference/{path.stem}/")
+    return pages
+
+
+def replay_text(root: Path, name: str, seed: int, fingerprint: str) -> str:
+    """One trace, exported once per fingerprint and kept on disk between builds, then validated."""
+    from minikcm.sim import replay
+
+    key = (name, seed, fingerprint)
+    if key not in _replays:
+        cache = replay_cache(fingerprint) / replay.replay_file_name(name, seed)
+        if cache.is_file():
+            text = cache.read_text(encoding="utf-8")
+        else:
+            text = replay.export_text(name, seed, reference_pages(root))
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(text, encoding="utf-8")
+        try:
+            replay.validate(json.loads(text), text)
+        except replay.ReplayShapeError as err:
+            raise PluginError(f"replay {name} seed {seed} does not have the shape replay.js reads: {err}") from err
+        _replays[key] = text
+    return _replays[key]
+
+
+def replay_cache(fingerprint: str) -> Path:
+    """Where traces for this state of `minikcm/` are kept between builds (outside the project)."""
+    return Path(tempfile.gettempdir()) / f"minikcm-replay-{fingerprint}"
+
+
+def export_missing_replays(root: Path, wanted: Sequence[tuple[str, int]], fingerprint: str) -> None:
+    """Export the traces not cached yet, one process per CPU: each is a whole traced scenario run."""
+    from minikcm.sim import replay
+
+    missing = [(n, s) for n, s in wanted if (n, s, fingerprint) not in _replays
+               and not (replay_cache(fingerprint) / replay.replay_file_name(n, s)).is_file()]
+    workers = min(len(missing), os.cpu_count() or 1)
+    if workers < 2:
+        return  # replay_text exports the odd one itself
+    reference = reference_pages(root)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        texts = pool.map(replay.export_text, [n for n, _ in missing], [s for _, s in missing],
+                         [reference] * len(missing))
+        for (name, seed), text in zip(missing, texts):
+            cache = replay_cache(fingerprint) / replay.replay_file_name(name, seed)
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(text, encoding="utf-8")
+
+
+def write_replays(root: Path, out_dir: Path) -> dict[str, Path]:
+    """Every chapter's replays for every seed into `out_dir`; return {site path: file}."""
+    from minikcm.sim import replay
+
+    fingerprint = sources_fingerprint(root)
+    wanted = [(name, seed) for names in replay.REPLAYS.values() for name in names for seed in replay.SEEDS]
+    export_missing_replays(root, wanted, fingerprint)
+    written: dict[str, Path] = {}
+    for name, seed in wanted:
+        uri = f"{REPLAY_DIR}/{replay.replay_file_name(name, seed)}"
+        path = out_dir / uri
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(replay_text(root, name, seed, fingerprint), encoding="utf-8")
+        written[uri] = path
+    return written
+
+
+def replay_widget(match: re.Match[str], page_url: str, lang: str) -> str:
+    """The placeholder with what replay.js needs: where the traces are, the seeds, the language."""
+    from minikcm.sim import replay
+
+    name = match["name"]
+    if not any(name in names for names in replay.REPLAYS.values()):
+        raise PluginError(f"page {page_url} asks for replay {name!r}, which minikcm.sim.replay.REPLAYS does not build")
+    depth = page_url.count("/")
+    to_site = "../" * depth
+    to_language = "../" * (depth - (0 if lang == LANGUAGES[0] else 1))
+    seeds = " ".join(str(s) for s in replay.SEEDS)
+    return (f'<div class="replay" data-scenario="{name}" data-seeds="{seeds}" data-lang="{lang}" '
+            f'data-src="{to_site}{REPLAY_DIR}/" data-root="{to_language}"></div>')
+
+
+# ---------------------------------------------------------------------------
 # MkDocs events
 
 def current_language(config: MkDocsConfig) -> str:
@@ -438,7 +549,15 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         _figure_dir = Path(tempfile.mkdtemp(prefix="minikcm-figures-"))
     for uri, path in write_figures(root, FIGURES, _figure_dir).items():
         files.append(File.generated(config, uri, abs_src_path=str(path)))
+    for uri, path in write_replays(root, _figure_dir).items():
+        files.append(File.generated(config, uri, abs_src_path=str(path)))
     return files
+
+
+def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
+    """Fill in each replay widget's placeholder (see replay_widget)."""
+    lang = current_language(config)
+    return REPLAY_PLACEHOLDER.sub(lambda m: replay_widget(m, page.url, lang), html)
 
 
 def on_shutdown() -> None:
