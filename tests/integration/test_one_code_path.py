@@ -93,6 +93,8 @@ ONE_MODE_ONLY = {
     "minikcm.tools.cache.shared_informer.SharedIndexInformerImpl.synced_ready",
     "minikcm.tools.cache.shared_informer.SharedProcessor.start_without_threads",  # run() starts threads instead
     "minikcm.tools.cache.shared_informer.SharedProcessor.deliver_ready",
+    "minikcm.tools.cache.shared_informer.SharedProcessor.deliver_wakeup",  # the end of a crash pause, for the driver
+    "minikcm.tools.cache.shared_informer.SharedProcessor.deliver_wakeup.<locals>.<listcomp>",
     "minikcm.tools.cache.shared_informer.SharedProcessor.deliver_step",  # stands in for the listener threads
     "minikcm.tools.cache.controller.ControllerImpl.steps",
     "minikcm.tools.cache.controller.ControllerImpl.process_ready",

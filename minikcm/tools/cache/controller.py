@@ -26,10 +26,19 @@ Differs from Go:
   the protocol keeps `Controller`, the struct is `ControllerImpl`. Likewise the
   unexported `newInformer` is `new_informer_internal`, since `NewInformer`
   takes `new_informer`.
-- Go's processLoop drops the error Pop returns (a store refused an object) and
-  only panics escape. In Python both are exceptions, and both propagate out of
-  process_next: a deterministic run stops at the failure, a threaded run ends
-  its process thread through runtime.handle_crash.
+- A failing process function never ends the processing loop. Go's processLoop
+  drops the error Pop returns (a store refused an object) without a word, and a
+  panic (a raising handler of a plain informer) crashes the whole process
+  (HandleCrash with ReallyCrash on). Here neither ends the loop, in either run
+  mode. The handler of a plain informer is wrapped (GuardedHandler): a raising
+  call is reported through runtime.handle_error naming the handler, counted in
+  `handler_errors` (`ControllerImpl.handler_errors()`), and only that
+  notification is skipped; the rest of its delta, batch or relist is still
+  delivered, and the store already holds the change. Any other exception out
+  of the process function (a store or index error) is reported naming the
+  informer and counted in `ControllerImpl.process_errors`. The popped item is
+  not requeued, as in Go (Pop has already taken it); the next relist or
+  resync brings it round again.
 - The client-go feature gates this file reads are module constants
   (FEATURE_IN_ORDER_INFORMERS & co., set as at 1.36), read at call time.
 - One code path per loop: `steps()` (for the driver of a driven clock) gives
@@ -172,6 +181,10 @@ class ControllerImpl:
         self.rng: random.Random | None = None
         """No upstream twin: seeded source for the reflector's watch timeouts and jitter."""
         self.use_batch_process: bool | None = None  # decided at the first pop, as processLoop does
+        self.process_errors = 0
+        """No upstream twin: how many pops ended with the process function raising (see process_next)."""
+        self.guarded_handler: GuardedHandler | None = None
+        """No upstream twin: set by the plain-informer constructors; counts the handler's exceptions."""
 
     def __repr__(self) -> str:
         return f"<ControllerImpl queue={self.config.queue!r} reflector={self.reflector!r}>"
@@ -183,8 +196,8 @@ class ControllerImpl:
         that closes the queue once `stop` is set; pops on the calling thread.
         Threaded mode only: the driver of a driven clock uses steps() instead.
         Blocks: until `stop` is set and the reflector thread has ended.
-        Raises: whatever a process function raised (Go: a panic), after
-        runtime.handle_crash has logged it.
+        A raising process function does not end it (process_next reports and counts it);
+        anything else that escapes goes through runtime.handle_crash.
         """
         try:
             queue = self.config.queue
@@ -224,6 +237,10 @@ class ControllerImpl:
         r = self.build_reflector()
         return r.steps() + [Step(f"controller/{r.name}/process", self.process_ready, self.process_next)]
 
+    def handler_errors(self) -> int:
+        """No upstream twin. How many calls of a plain informer's handler raised (0 without one)."""
+        return self.guarded_handler.handler_errors if self.guarded_handler is not None else 0
+
     def has_synced(self) -> bool:
         """Port of controller.HasSynced: the queue has handed out its whole initial list."""
         return self.config.queue.has_synced()
@@ -257,6 +274,10 @@ class ControllerImpl:
 
         Batches are used when the queue can pop them, a batch function is set
         and the InOrderInformersBatchProcess gate is on.
+        An exception from the process function (a store error, a raising
+        handler) is reported through runtime.handle_error and counted in
+        `process_errors`; the item stays popped and the loop goes on (see the
+        module's "Differs from Go").
         Returns False once the queue is closed and empty.
         Blocks: while the queue is empty (never under the driver, see process_ready).
         """
@@ -271,6 +292,11 @@ class ControllerImpl:
                 q.pop(c.process)
         except ErrFIFOClosed:
             return False
+        except Exception as err:  # Go: a dropped error or a panic; here: report, count, go on
+            self.process_errors += 1
+            name = self.reflector.name if self.reflector is not None else repr(self.config.object_type)
+            runtime.handle_error(err, "Processing a popped item failed; the informer goes on",
+                                 "informer", name, "errors", self.process_errors)
         return True
 
 
@@ -662,19 +688,54 @@ def new_informer_internal(client_state: Store, options: InformerOptions, key_fun
     Differs from Go: renamed, because NewInformer is `new_informer`.
     """
     fifo = new_queue_fifo(options.object_type, client_state, options.transform)
+    handler = GuardedHandler(options.handler)
 
     def process(obj: Any, is_in_initial_list: bool) -> None:
         if not isinstance(obj, Deltas):
             raise TypeError("object given as Process argument is not Deltas")
-        process_deltas(options.handler, client_state, obj, is_in_initial_list, key_func)
+        process_deltas(handler, client_state, obj, is_in_initial_list, key_func)
 
     def process_batch(deltas: list[Delta], is_in_initial_list: bool) -> None:
-        process_deltas_in_batch(options.handler, client_state, deltas, is_in_initial_list, key_func)
+        process_deltas_in_batch(handler, client_state, deltas, is_in_initial_list, key_func)
 
     cfg = Config(queue=fifo, lister_watcher=options.lister_watcher, object_type=options.object_type,
                  full_resync_period=options.resync_period, min_watch_timeout=options.min_watch_timeout,
                  process=process, process_batch=process_batch)
-    return new(cfg)
+    controller = new(cfg)
+    controller.guarded_handler = handler
+    return controller
+
+
+class GuardedHandler:
+    """No upstream twin. Wraps a plain informer's handler so that one raising call skips only its own notification.
+
+    Each exception is reported through runtime.handle_error with the handler's
+    name and counted in `handler_errors`; the other notifications of the same
+    delta, batch or relist are still delivered (Go: a panic ends the process).
+    """
+
+    def __init__(self, handler: ResourceEventHandler) -> None:
+        self.handler = handler
+        self.handler_name = guarded_handler_name(handler)
+        self.handler_errors = 0
+
+    def call(self, what: str, fn: Callable[..., None], *args: Any) -> None:
+        """Call `fn(*args)`; report and count an exception instead of raising it."""
+        try:
+            fn(*args)
+        except Exception as err:  # see the module's "Differs from Go"
+            self.handler_errors += 1
+            runtime.handle_error(err, "Event handler failed; the notification is skipped",
+                                 "handler", self.handler_name, "notification", what, "errors", self.handler_errors)
+
+    def on_add(self, obj: Any, is_in_initial_list: bool) -> None:
+        self.call("add", self.handler.on_add, obj, is_in_initial_list)
+
+    def on_update(self, old_obj: Any, new_obj: Any) -> None:
+        self.call("update", self.handler.on_update, old_obj, new_obj)
+
+    def on_delete(self, obj: Any) -> None:
+        self.call("delete", self.handler.on_delete, obj)
 
 
 def new_queue_fifo(object_type: Any, client_state: Store, transform: TransformFunc | None) -> Queue:
@@ -699,3 +760,20 @@ def new_queue_fifo(object_type: Any, client_state: Store, transform: TransformFu
         return new_real_fifo_with_options(options)
     return new_delta_fifo_with_options(DeltaFIFOOptions(name=f"DeltaFIFO {type_name}", known_objects=client_state,
                                                         emit_delta_type_replaced=True, transformer=transform))
+
+
+def guarded_handler_name(handler: Any) -> str:
+    """No upstream twin. The handler's name for GuardedHandler's log line.
+
+    A short form of event_handler_name.name_for_handler (which imports this
+    module, so it cannot be imported back): the first function's
+    `module.qualname` for function-based handlers, else the handler's class.
+    """
+    if isinstance(handler, ResourceEventHandlerFuncs | ResourceEventHandlerDetailedFuncs):
+        for f in (handler.add_func, handler.update_func, handler.delete_func):
+            if f is not None:
+                qualname = getattr(f, "__qualname__", None) or type(f).__qualname__
+                qualifier = qualname.rpartition(".")[0].removesuffix(".<locals>") or qualname
+                return f"{getattr(f, '__module__', '') or ''}.{qualifier}".lstrip(".")
+    cls = type(handler)
+    return f"{cls.__module__}.{cls.__qualname__}"

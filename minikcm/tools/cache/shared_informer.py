@@ -46,6 +46,18 @@ Differs from Go:
 - Errors are raised: adding a handler to a stopped informer, removing a
   registration of the wrong type, setting a transform after start.
 - `wait_for_cache_sync` polls on an optional injected clock (real by default).
+- A raising handler never stops its listener. Go recovers a handler's panic
+  only when ReallyCrash is off (by default the whole process dies); here
+  `ProcessorListener.deliver_one`, the step both run modes call, always
+  catches it: it reports it through runtime.handle_error with the handler's
+  name (event_handler_name.py), counts it in the listener's `handler_errors`
+  (read them all with `SharedIndexInformerImpl.handler_errors()`), skips that
+  one notification as Go does, and pauses the listener one second of its
+  clock before the next, as Go's sleepAfterCrash does (on a driven clock the
+  listeners step reports the pause as its wakeup). Unlike Go, an initial-list
+  add whose handler raised still counts as handled, so the registration's
+  has_synced turns true instead of never: the failure is in the log and the
+  counter, and callers waiting on the handler's sync are not stuck forever.
 """
 
 from __future__ import annotations
@@ -84,6 +96,9 @@ logger = logging.getLogger(__name__)
 
 WAIT_SLICE: Seconds = 0.05
 """Threaded mode: real seconds between looks at a stop event while waiting on another event (Go: select)."""
+
+CRASH_PAUSE: Seconds = 1.0
+"""Port of the one-second sleep of processorListener.run after a handler crashed (sleepAfterCrash)."""
 
 
 class DoneChecker(Protocol):
@@ -352,7 +367,8 @@ class SharedIndexInformerImpl:
         self.processor.start_without_threads()
         return controller.steps() + [
             Step(f"informer/{self.name}/synced", self.synced_ready, self.mark_synced),
-            Step(f"informer/{self.name}/listeners", self.processor.deliver_ready, self.processor.deliver_step),
+            Step(f"informer/{self.name}/listeners", self.processor.deliver_ready, self.processor.deliver_step,
+                 self.processor.deliver_wakeup),
         ]
 
     def close_synced_when_done(self, stop: threading.Event) -> None:
@@ -514,6 +530,23 @@ class SharedIndexInformerImpl:
         with self._started_lock, self._block_deltas:
             self.processor.remove_listener(handle)
 
+    def handler_errors(self) -> dict[str, int]:
+        """No upstream twin. Raised-handler counts of the registered listeners, by handler name (summed).
+
+        A metric-like view of ProcessorListener.handler_errors; each registration
+        also has its own count (`handle.handler_errors`).
+        """
+        with self.processor._lock:
+            listeners = list(self.processor.listeners)
+        counts: dict[str, int] = {}
+        for listener in listeners:
+            counts[listener.handler_name] = counts.get(listener.handler_name, 0) + listener.handler_errors
+        return counts
+
+    def process_errors(self) -> int:
+        """No upstream twin. How many popped items the informer's process function raised on (0 before start)."""
+        return self.controller.process_errors if self.controller is not None else 0
+
 
 class SharedIndexInformerDone:
     """Port of sharedIndexInformerDone (shared_informer.go): the informer's DoneChecker."""
@@ -659,7 +692,15 @@ class SharedProcessor:
         """No upstream twin. The listeners step has work: a buffered notification, or a sync signal to pass on."""
         with self._lock:
             listeners = list(self.listeners)
-        return any(listener.pending_notifications or listener.needs_upstream_sync() for listener in listeners)
+        return any(listener.ready() or listener.needs_upstream_sync() for listener in listeners)
+
+    def deliver_wakeup(self) -> datetime | None:
+        """No upstream twin. When the listeners step may turn ready by itself: the end of a listener's crash pause."""
+        with self._lock:
+            listeners = list(self.listeners)
+        times = [listener.paused_until for listener in listeners
+                 if listener.paused_until is not None and listener.pending_notifications]
+        return min(times) if times else None
 
     def deliver_step(self) -> None:
         """No upstream twin. The driver's stand-in for the listener threads: each listener, in registration order,
@@ -713,6 +754,9 @@ class ProcessorListener:
         self.next_resync = now
         self._resync_lock = threading.Lock()
         self.clock = clock  # for the pause after a crashing handler
+        self.handler_errors = 0
+        """No upstream twin: how many notifications this listener's handler raised on (see deliver_one)."""
+        self.paused_until: datetime | None = None  # Go: sleepAfterCrash; set by a raising handler
         self.determine_next_resync(now)
 
     def __repr__(self) -> str:
@@ -754,20 +798,14 @@ class ProcessorListener:
     def run(self) -> None:
         """Port of processorListener.run (shared_informer.go): deliver notifications until closed (threaded mode).
 
-        Holds no logic: waits for a notification, then calls the step `deliver_one`.
-        A raising handler goes to runtime.handle_crash (which ends this thread
-        unless REALLY_CRASH is off); the next delivery then waits one second.
+        Holds no logic: waits for a notification (and out the pause after a
+        raising handler, see deliver_one), then calls the step `deliver_one`.
         """
-        sleep_after_crash = False
         while self.wait_for_notification():
-            if sleep_after_crash:
-                self.clock.sleep(1.0)
-            sleep_after_crash = True
-            try:
-                self.deliver_one()
-                sleep_after_crash = False
-            except Exception:
-                runtime.handle_crash()  # Go: deferred HandleCrash in the per-notification func
+            if not self.ready():  # the pause after a raising handler is running
+                self.clock.sleep(self.pause_remaining(), self.done)
+                continue
+            self.deliver_one()
 
     def wait_for_notification(self) -> bool:
         """No upstream twin. Block until a notification is buffered (True) or the listener is closed (False)."""
@@ -776,15 +814,38 @@ class ProcessorListener:
                 self._cond.wait()
             return not self.closed
 
-    def deliver_one(self) -> bool:
-        """No upstream twin. The listener's step: deliver one buffered notification. False when none was buffered.
+    def pause_remaining(self) -> Seconds:
+        """No upstream twin. Seconds of the pause after a raising handler still to wait (0 when none)."""
+        if self.paused_until is None:
+            return 0.0
+        return max(0.0, self.clock.until(self.paused_until))
 
-        The listener thread (`run`) and the driver (`SharedProcessor.deliver_step`) both call it.
+    def ready(self) -> bool:
+        """No upstream twin. deliver_one would deliver: a notification is buffered and no pause is running."""
+        return bool(self.pending_notifications) and self.pause_remaining() <= 0
+
+    def deliver_one(self) -> bool:
+        """No upstream twin. The listener's step: deliver one buffered notification. False when none was delivered.
+
+        The listener thread (`run`) and the driver (`SharedProcessor.deliver_step`)
+        both call it. Nothing is delivered during the one-second pause that
+        follows a raising handler. A handler that raises is reported through
+        runtime.handle_error with its name, counted in `handler_errors`, and
+        its notification is skipped (see the module's "Differs from Go").
         """
+        if self.pause_remaining() > 0:
+            return False
         notification = self.pop()
         if notification is None:
             return False
-        self.handle(notification)
+        try:
+            self.handle(notification)
+        except Exception as err:  # Go: HandleCrash with ReallyCrash off; here always
+            self.handler_errors += 1
+            self.paused_until = self.clock.now() + timedelta(seconds=CRASH_PAUSE)
+            runtime.handle_error(err, "Event handler failed; the notification is skipped",
+                                 "handler", self.handler_name, "notification", type(notification).__name__,
+                                 "errors", self.handler_errors)
         return True
 
     def handle(self, notification: Any) -> None:
@@ -792,9 +853,11 @@ class ProcessorListener:
         if isinstance(notification, UpdateNotification):
             self.handler.on_update(notification.old_obj, notification.new_obj)
         elif isinstance(notification, AddNotification):
-            self.handler.on_add(notification.new_obj, notification.is_in_initial_list)
-            if notification.is_in_initial_list:
-                self.sync_tracker.finished()
+            try:
+                self.handler.on_add(notification.new_obj, notification.is_in_initial_list)
+            finally:  # Differs from Go: a raising initial add still counts as handled (module docstring)
+                if notification.is_in_initial_list:
+                    self.sync_tracker.finished()
         elif isinstance(notification, DeleteNotification):
             self.handler.on_delete(notification.old_obj)
         else:
