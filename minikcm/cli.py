@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_apiserver_command(sub)
     add_up_command(sub)
     add_exercises_command(sub)
+    add_chaos_command(sub)
     return parser
 
 
@@ -407,6 +408,70 @@ def cmd_exercises_check(args: argparse.Namespace) -> int:
     source = "the reference solutions (the port's own functions)" if args.solution else f"your files in {dest}"
     print(format_report(chapter, results, source))
     return 0 if all(r.passed for r in results) else 1
+
+
+def add_chaos_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `minikcm chaos run` (minikcm.sim.chaos): seeded fault-injection runs of the workload scenarios."""
+    chaos = sub.add_parser(
+        "chaos", help="replay the workload scenarios under seeded faults and check they converge, losing nothing",
+        description="Seeded chaos runs: failed writes, dropped watches, 410s, informer restarts, controller-manager "
+                    "crashes and API server reloads; the same seed gives the same run, byte for byte.")
+    chaos_sub = chaos.add_subparsers(dest="chaos_command", metavar="ACTION")
+    run = chaos_sub.add_parser("run", help="run K seeds and report every violation with its replay command")
+    run.add_argument("--seed", type=int, default=1, help="first seed (run i uses seed + i; default 1)")
+    run.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
+    run.add_argument("--scenario", metavar="NAME",
+                     help="only this scenario (default: rolling-update, recreate, proportional-scaling, "
+                          "statefulset-ordered, statefulset-partition, cascade-delete in turn)")
+    run.add_argument("--break", dest="break_symbol", metavar="SYMBOL",
+                     help="with --runs 1: stop in pdb the first time this function runs (as `demo run --break`)")
+    run.add_argument("--hit", type=int, default=1, metavar="N", help="with --break: stop at the Nth call")
+    run.add_argument("--trace", action="store_true", help="print each run's trace (faults are `chaos` lines)")
+    run.set_defaults(func=cmd_chaos_run)
+    chaos.set_defaults(func=cmd_demo_help, demo_parser=chaos)
+
+
+def cmd_chaos_run(args: argparse.Namespace) -> int:
+    """Run the planned seeds; print one line per run, the violations with their replay commands, a total."""
+    import logging
+    import time
+
+    from minikcm.sim.chaos import CHAOS_SCENARIOS, plan, run_chaos
+    from minikcm.sim.scenarios.debug import FirstCallBreak, UnknownSymbolError, resolve_symbol
+
+    if args.scenario is not None and args.scenario not in CHAOS_SCENARIOS:
+        print(f"minikcm chaos run: no chaos scenario {args.scenario!r}; choose one of "
+              f"{', '.join(CHAOS_SCENARIOS)}", file=sys.stderr)
+        return 2
+    around = None
+    if args.break_symbol:
+        if args.runs != 1:
+            print("minikcm chaos run: --break needs --runs 1", file=sys.stderr)
+            return 2
+        try:
+            target = resolve_symbol(args.break_symbol)
+        except UnknownSymbolError as err:
+            print(f"minikcm chaos run: {err}", file=sys.stderr)
+            return 2
+
+        def on_hit(frame: object) -> None:
+            print(f"minikcm: stopped at call {max(args.hit, 1)} of {args.break_symbol}; the fake clock is frozen "
+                  "while you look around; `c` continues the run", flush=True)
+
+        breaker = FirstCallBreak(target.__code__, on_hit, nth=max(args.hit, 1))
+        around = breaker.run
+    logging.getLogger("minikcm").addHandler(logging.NullHandler())  # the port's logs would drown the report
+    started = time.perf_counter()
+    failed = 0
+    runs = plan(args.seed, args.runs, args.scenario)
+    for scenario, seed in runs:
+        result = run_chaos(scenario, seed, around=around)
+        if args.trace:
+            print(result.trace_text())
+        print(result.summary(), flush=True)
+        failed += not result.ok
+    print(f"{len(runs)} runs, {failed} with violations, {time.perf_counter() - started:.1f} s")
+    return 1 if failed else 0
 
 
 def main(argv: list[str] | None = None) -> int:

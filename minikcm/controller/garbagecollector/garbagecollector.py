@@ -65,6 +65,7 @@ import dataclasses
 import logging
 import threading
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any
 
 from kubernetes.client import V1APIResource, V1APIResourceList, V1OwnerReference
@@ -135,6 +136,8 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         """No upstream twin: the wait between retry_on_conflict's tries, chosen once from the clock: a driven
         clock's steps never wait (only the driver moves that clock), any other clock sleeps."""
         self.events_started = False  # start_event_recording ran
+        self.workers_started = False  # driven mode: Run's initial sync wait is over (workers_may_run)
+        self.workers_deadline: datetime | None = None  # driven mode: when that wait gives up
 
     def __repr__(self) -> str:
         return (f"GarbageCollector(attempt_to_delete={self.attempt_to_delete.len()}, "
@@ -209,24 +212,48 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         the event broadcaster's step. The informers' steps are the factory's.
         """
         self.start_event_recording()
+        if self.workers_deadline is None:
+            self.workers_deadline = self.clock.now() + timedelta(seconds=INITIAL_SYNC_TIMEOUT)
         out = self.dependency_graph_builder.steps()
         out.append(Step("garbagecollector/attempt-to-delete", self.attempt_to_delete_ready,
-                        self.process_attempt_to_delete_worker))
+                        self.process_attempt_to_delete_worker, self.workers_wakeup))
         out += self.attempt_to_delete.steps()
         out.append(Step("garbagecollector/attempt-to-orphan", self.attempt_to_orphan_ready,
-                        self.process_attempt_to_orphan_worker))
+                        self.process_attempt_to_orphan_worker, self.workers_wakeup))
         out += self.attempt_to_orphan.steps()
         if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
             out += self.event_broadcaster.steps()
         return out
 
     def attempt_to_delete_ready(self) -> bool:
-        """No upstream twin: a node is queued for attempt_to_delete."""
-        return self.attempt_to_delete.len() > 0
+        """No upstream twin: a node is queued for attempt_to_delete and the workers may run."""
+        return self.attempt_to_delete.len() > 0 and self.workers_may_run()
 
     def attempt_to_orphan_ready(self) -> bool:
-        """No upstream twin: a node is queued for attempt_to_orphan."""
-        return self.attempt_to_orphan.len() > 0
+        """No upstream twin: a node is queued for attempt_to_orphan and the workers may run."""
+        return self.attempt_to_orphan.len() > 0 and self.workers_may_run()
+
+    def workers_may_run(self) -> bool:
+        """No upstream twin: the driven twin of Run's wait before it starts the workers.
+
+        Run starts them once the monitors have synced (or the initial sync
+        timeout passed); from then on the graph builder's goroutine keeps ahead
+        of them. So a worker step runs only after that moment and while no graph
+        change is waiting: a worker never judges an owner by a graph that has
+        not yet taken in the dependents already listed (a controller-manager
+        restarted during a foreground deletion would otherwise remove the
+        owner's finalizer while its dependents still exist).
+        """
+        if self.dependency_graph_builder.graph_changes.len() > 0:
+            return False
+        if not self.workers_started:
+            deadline = self.workers_deadline
+            self.workers_started = self.is_synced() or (deadline is not None and self.clock.now() >= deadline)
+        return self.workers_started
+
+    def workers_wakeup(self) -> datetime | None:
+        """No upstream twin: before the workers start, the end of the initial sync wait."""
+        return None if self.workers_started else self.workers_deadline
 
     def start_event_recording(self) -> None:
         """The first lines of Go's Run: log events and write them to the API server (once)."""
