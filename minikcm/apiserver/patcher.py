@@ -30,6 +30,7 @@ import yaml
 
 from minikcm.apimachinery import errors, field, types
 from minikcm.apimachinery.schema import GroupKind, GroupResource
+from minikcm.apiserver import nulls
 from minikcm.apiserver.patch import ERR_NO_LIST_OF_LISTS, PatchError, apply_strategic_merge_patch
 
 
@@ -63,7 +64,10 @@ def decode_body(patch_type: str, body: Any) -> Any:
         StatusError: BadRequest when the body does not parse.
     """
     if isinstance(body, (bytes, bytearray)):
-        body = body.decode("utf-8")
+        try:
+            body = body.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise errors.new_bad_request(f"the request body is not valid UTF-8: {err}") from None
     if not isinstance(body, str):
         return body
     try:
@@ -101,10 +105,13 @@ def _json_patch(current: dict[str, Any], patch: Any) -> Any:
         ops = jsonpatch.JsonPatch(patch)
     except (jsonpatch.InvalidJsonPatch, TypeError) as err:
         raise errors.new_bad_request(str(err)) from err
+    except jsonpointer.JsonPointerException as err:  # Go finds a bad path only when applying: 422
+        raise errors.new_generic_server_response(
+            422, "", GroupResource("", ""), "", str(err), 0, False) from err
     try:
         return ops.apply(current)
     except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, KeyError,
-            IndexError, TypeError) as err:
+            IndexError, TypeError, AttributeError, ValueError) as err:
         raise errors.new_generic_server_response(
             422, "", GroupResource("", ""), "", str(err), 0, False) from err
 
@@ -125,17 +132,21 @@ def _strategic_merge_patch(current: dict[str, Any], patch: Any, kind: str) -> di
         raise errors.new_bad_request(str(err)) from err
 
 
-def apply_patch(patch_type: str, current: dict[str, Any], patch: Any, kind: str) -> dict[str, Any]:
+def apply_patch(patch_type: str, current: dict[str, Any], patch: Any, kind: str,
+                model: str = "") -> dict[str, Any]:
     """Port of patcher.applyPatch (apiserver/pkg/endpoints/handlers/patch.go).
 
     The patched object, ready for the update path.
 
     `current` is not changed. `kind` picks the strategic-merge schema (for the
-    scale subresource it is "Scale").
+    scale subresource it is "Scale"). With `model` (the client model class
+    name), the result is decoded into that type as Go decodes the patched JSON
+    (minikcm.apiserver.nulls.type_error).
 
     Raises:
         StatusError: BadRequest for a malformed patch, 422 for one that cannot
-            apply or that does not yield an object.
+            apply, that does not yield an object, or whose result does not
+            decode (a wrong JSON type, a bad quantity: Invalid on `patch`).
     """
     if patch_type == types.MERGE_PATCH_TYPE:
         result = merge_patch(current, patch)
@@ -146,4 +157,9 @@ def apply_patch(patch_type: str, current: dict[str, Any], patch: Any, kind: str)
     if not isinstance(result, dict):
         raise errors.new_invalid(GroupKind("", ""), "", [field.invalid(
             field.new_path("patch"), json.dumps(result), "the patched document is not an object")])
+    if model:
+        reason = nulls.type_error(result, model)
+        if reason:
+            shown = json.dumps(patch, separators=(",", ":"), sort_keys=True)
+            raise errors.new_invalid(GroupKind("", ""), "", [field.invalid(field.new_path("patch"), shown, reason)])
     return result

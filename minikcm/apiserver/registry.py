@@ -104,16 +104,18 @@ class Registry:
     def _decode(self, resource: str, namespace: str, obj_in: dict[str, Any]) -> dict[str, Any]:
         """What the request decoder does: a private copy, type meta checked, namespace set, defaults.
 
-        Null list elements and map values become their Go zero values first
-        (minikcm.apiserver.nulls), so validation refuses them by field path.
+        Values of the wrong JSON type and malformed quantities are refused with
+        400, and null list elements and map values become their Go zero values
+        first (minikcm.apiserver.nulls.decode_typed), so validation refuses them
+        by field path.
         """
         info = resource_info(resource)
         obj = deep_copy_json(obj_in)
         if not isinstance(obj, dict):
             raise errors.new_bad_request(f"expected a {info.kind} object, got {type(obj).__name__}")
         self.check_type_meta(info.api_version, info.kind, obj)
+        nulls.decode_typed(obj, info.model.__name__, info.kind, info.version)
         ensure_object_namespace_matches_request_namespace(namespace, obj, info.namespaced)
-        nulls.zero_null_items(obj, info.model.__name__)
         defaults.default_object(resource, obj)
         return obj
 

@@ -170,7 +170,8 @@ class APIServer:
                         and subresource is None):
                     raise
                 return self._apply_create(info, ns, name, parsed, bool(dry_run))
-            patched = patcher.apply_patch(patch_type, current, parsed, kind)
+            model = "V1Scale" if subresource == "scale" else info.model.__name__
+            patched = patcher.apply_patch(patch_type, current, parsed, kind, model)
             new_name = (patched.get("metadata") or {}).get("name")
             if new_name != name:
                 raise errors.new_bad_request(
@@ -186,7 +187,7 @@ class APIServer:
         empty: dict[str, Any] = {"apiVersion": info.api_version, "kind": info.kind, "metadata": {"name": name}}
         if info.namespaced:
             empty["metadata"]["namespace"] = namespace
-        obj = patcher.apply_patch(types.APPLY_PATCH_TYPE, empty, applied, info.kind)
+        obj = patcher.apply_patch(types.APPLY_PATCH_TYPE, empty, applied, info.kind, info.model.__name__)
         if (obj.get("metadata") or {}).get("name") != name:
             raise errors.new_bad_request(
                 f"the name of the object ({obj['metadata'].get('name')}) does not match the name "
