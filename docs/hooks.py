@@ -20,6 +20,12 @@ alone produces the full site, offline pages included:
    widget cannot read fails the build). A chapter page places its widget with
    `<div class="replay" data-scenario="NAME"></div>`; on_page_content fills in
    the paths and seeds, and docs/assets/javascripts/replay.js plays it.
+5. Annotated source: a chapter writes a ```` ```source <dotted.symbol> ```` fence
+   holding its annotations, each keyed by a quoted anchor (a unique substring of
+   one source line); on_page_markdown replaces it with the symbol's real source,
+   read from minikcm/ at build time, with Material's numbered code annotations.
+   An anchor that no longer matches exactly one line fails the build (see the
+   "Annotated source" section at the end of this file).
 
 Plugging in a figure: write a function that runs a deterministic scenario (same
 seed, same trace), turns the trace into series and returns `step_chart(...)`, then
@@ -566,3 +572,293 @@ def on_shutdown() -> None:
     if _figure_dir is not None:
         shutil.rmtree(_figure_dir, ignore_errors=True)
         _figure_dir = None
+
+
+# ---------------------------------------------------------------------------
+# Annotated source (issue 16): a chapter shows the real code it reads, with
+# numbered Material code annotations in the page's language.
+#
+# A page writes a fence whose info string is `source` and a dotted symbol; each
+# annotation starts with a quoted anchor, a unique substring of one line of the
+# symbol's source (Python string syntax), and continues on lines indented by four
+# spaces:
+#
+#     ```source minikcm.controller.deployment.rolling.RollingMixin.rollout_rolling
+#     "new_rs, old_rss = " 先分出新旧 ReplicaSet。
+#     "scaled_up = " 能扩新就扩新，
+#         扩了就写 status 返回。
+#     ```
+#
+# on_page_markdown replaces the fence with the symbol's source, read from the file
+# under minikcm/ at build time (statically, with ast: no import, always current),
+# its docstrings stripped (they belong to the API reference, which the caption
+# links; a package's re-exported name is followed to its file), a `# (n)!` marker at the end of each anchor line (numbered in
+# source order; above the line when the line is too long to show its end), and
+# the ordered list Material turns into annotations. A symbol
+# longer than SOURCE_FOLD_LINES shows the lines around its anchors, with `# ...`
+# where lines are left out, and the whole function in a closed fold below.
+# An anchor that matches no line, or more than one, fails the build.
+
+SOURCE_FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)```source[ \t]+(?P<symbol>[A-Za-z_][\w.]*)[ \t]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+"""A `source` fence: symbol on the opening line, annotations in the body."""
+
+SOURCE_ANCHOR = re.compile(r'^"(?P<anchor>(?:[^"\\]|\\.)*)"[ \t]*(?P<text>.*)$')
+"""The first line of one annotation: `"anchor" text`."""
+
+SOURCE_FOLD_LINES = 40
+"""Longer symbols show an excerpt around their anchors, and the full source folded."""
+
+SOURCE_MARKER_COLUMN = 80
+"""About the characters a code block shows without scrolling; a marker past it goes above its line."""
+
+SOURCE_CONTEXT = 2
+"""Lines shown after an anchor line in an excerpt when its statement is long (comments above it are shown too)."""
+
+SOURCE_WORDS = {
+    "zh": {
+        "caption": "{name}（`{path}` 第 {start}–{end} 行；文档字符串见 [API 参考]({ref})）",
+        "caption_no_reference": "{name}（`{path}` 第 {start}–{end} 行）",
+        "full": "`{name}` 的完整源码",
+    },
+    "en": {
+        "caption": "{name} (`{path}`, lines {start}–{end}; docstring in the [API reference]({ref}))",
+        "caption_no_reference": "{name} (`{path}`, lines {start}–{end})",
+        "full": "Full source of `{name}`",
+    },
+}
+
+
+@dataclass(frozen=True)
+class SourceSymbol:
+    """One function or class as read from its file: what a `source` fence shows."""
+
+    symbol: str           # dotted path, e.g. minikcm.controller.deployment.rolling.RollingMixin.rollout_rolling
+    module: str           # the module part of `symbol`
+    path: str             # file relative to the project root
+    lines: tuple[tuple[int, str], ...]  # (line number in the file, text), dedented, docstring removed
+    node_start: int       # first line (decorators included)
+    node_end: int         # last line
+    statement_ends: Mapping[int, int]  # first line of a statement -> its last line
+    has_docstring: bool
+
+
+def split_symbol(root: Path, symbol: str) -> tuple[str, Path, list[str]]:
+    """(module, file, names inside the module) for the longest module prefix that has a file."""
+    parts = symbol.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        base = root.joinpath(*parts[:cut])
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return ".".join(parts[:cut]), candidate, parts[cut:]
+    raise PluginError(f"source block: no module file under {root} for {symbol!r}")
+
+
+def read_source_symbol(root: Path, symbol: str) -> SourceSymbol:
+    """Find `symbol` in its file with ast and return its lines without the docstring."""
+    import ast
+    import textwrap
+
+    module, file, names = split_symbol(root, symbol)
+    text_ = file.read_text(encoding="utf-8")
+    scope: ast.AST = ast.parse(text_, filename=str(file))
+    node: ast.AST | None = None
+    for depth, name in enumerate(names):
+        node = next(
+            (child for child in getattr(scope, "body", [])
+             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and child.name == name),
+            None,
+        )
+        if node is None and depth == 0:  # a package re-exporting a submodule's name: follow the import
+            found = next(((child, alias) for child in getattr(scope, "body", []) if isinstance(child, ast.ImportFrom)
+                          for alias in child.names if (alias.asname or alias.name) == name), None)
+            if found is not None:
+                base = module.split(".")
+                if found[0].level:
+                    base = base[: len(base) - found[0].level + (1 if file.name == "__init__.py" else 0)]
+                target = ".".join([*(base if found[0].level else []), *([found[0].module] if found[0].module else [])])
+                inner = read_source_symbol(root, ".".join([target, found[1].name, *names[1:]]))
+                return SourceSymbol(symbol=symbol, module=module, path=inner.path, lines=inner.lines,
+                                    node_start=inner.node_start, node_end=inner.node_end,
+                                    statement_ends=inner.statement_ends, has_docstring=inner.has_docstring)
+        if node is None:
+            raise PluginError(f"source block: {symbol!r}: no def or class {name!r} in {file}")
+        scope = node
+    assert node is not None
+    file_lines = text_.splitlines()
+    start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    end = node.end_lineno or node.lineno
+    body = getattr(node, "body", [])
+    has_docstring = bool(body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+        and isinstance(body[0].value.value, str)
+    skip: set[int] = set()  # every bare string statement: docstrings of the symbol, its methods, its attributes
+    for child in ast.walk(node):
+        if isinstance(child, ast.Expr) and isinstance(child.value, ast.Constant) \
+                and isinstance(child.value.value, str):
+            skip.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
+    numbers = [n for n in range(start, end + 1) if n not in skip]
+    dedented = textwrap.dedent("\n".join(file_lines[n - 1] for n in numbers)).split("\n")
+    statement_ends = {
+        child.lineno: child.end_lineno or child.lineno
+        for child in ast.walk(node) if isinstance(child, ast.stmt) and start <= child.lineno <= end
+    }
+    return SourceSymbol(
+        symbol=symbol, module=module, path=file.relative_to(root).as_posix(),
+        lines=tuple(zip(numbers, dedented)), node_start=start, node_end=end,
+        statement_ends=statement_ends, has_docstring=has_docstring,
+    )
+
+
+def parse_source_annotations(body: str, where: str) -> list[tuple[str, str]]:
+    """[(anchor, markdown text)] from a fence body; continuation lines lose four spaces."""
+    import ast
+    import textwrap
+
+    found: list[tuple[str, list[str]]] = []
+    for raw in textwrap.dedent(body).splitlines():
+        if not raw.strip():
+            if found:
+                found[-1][1].append("")
+            continue
+        match = SOURCE_ANCHOR.match(raw)
+        if match:
+            found.append((ast.literal_eval(f'"{match["anchor"]}"'), [match["text"]]))
+        elif raw.startswith("    ") and found:
+            found[-1][1].append(raw[4:])
+        else:
+            raise PluginError(f"{where}: a source annotation starts with a quoted anchor, got {raw!r}")
+    return [(anchor, "\n".join(lines).strip()) for anchor, lines in found]
+
+
+def comment_free_line_ends(code: str) -> tuple[set[int], set[int]]:
+    """(lines that end inside a multi-line token, lines that already carry a comment), 1-based."""
+    import io
+    import tokenize
+
+    inside: set[int] = set()
+    commented: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type == tokenize.COMMENT:
+                commented.add(token.start[0])
+            elif token.end[0] > token.start[0]:
+                inside.update(range(token.start[0], token.end[0]))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    for number, line in enumerate(code.split("\n"), start=1):
+        if line.rstrip().endswith("\\"):
+            inside.add(number)
+    return inside, commented
+
+
+def render_source_block(root: Path, symbol: str, body: str, lang: str, where: str,
+                        reference: Mapping[str, str]) -> str:
+    """The markdown that replaces one `source` fence (unindented)."""
+    source = read_source_symbol(root, symbol)
+    annotations = parse_source_annotations(body, where)
+    if not annotations:
+        raise PluginError(f"{where}: source block for {symbol} has no annotations")
+    texts = [line for _, line in source.lines]
+    marked: dict[int, str] = {}  # index into source.lines -> annotation text
+    for anchor, note in annotations:
+        hits = [i for i, line in enumerate(texts) if anchor in line]
+        if len(hits) != 1:
+            raise PluginError(
+                f"{where}: annotation anchor {anchor!r} matches {len(hits)} lines of {symbol} "
+                f"({source.path}), it must match exactly one: update the page"
+            )
+        if hits[0] in marked:
+            raise PluginError(f"{where}: two annotations of {symbol} anchor on the same line ({anchor!r})")
+        marked[hits[0]] = note
+    inside, commented = comment_free_line_ends("\n".join(texts))
+    order = sorted(marked)
+    shown = list(texts)
+    for number, index in enumerate(order, start=1):
+        if index + 1 in inside:
+            raise PluginError(
+                f"{where}: anchor line {texts[index]!r} of {symbol} ends inside a string or continues "
+                "on the next line; anchor a line that ends a statement part"
+            )
+        line = shown[index].rstrip()
+        if len(line) + 6 <= SOURCE_MARKER_COLUMN:
+            shown[index] = line + (f" ({number})" if index + 1 in commented else f"  # ({number})!")
+        else:  # the end of a long line scrolls out of view: the marker goes on its own line above it
+            shown[index] = " " * (len(line) - len(line.lstrip())) + f"# ({number})!\n" + line
+
+    # The API reference documents public symbols with a docstring of the modules its pages list.
+    ref_page = next((page for module, page in sorted(reference.items(), key=lambda kv: -len(kv[0]))
+                     if symbol == module or symbol.startswith(module + ".")), None)
+    name = symbol[len(source.module) + 1:]
+    words = SOURCE_WORDS[lang]
+    documented = ref_page is not None and source.has_docstring and not any(
+        part.startswith("_") and not part.startswith("__") for part in name.split("."))
+    caption = words["caption" if documented else "caption_no_reference"].format(
+        name=f"`{name}`", path=source.path, start=source.node_start, end=source.node_end,
+        ref=f"{(ref_page or '').rstrip('/')}.md#{symbol}",
+    )
+    caption += f"\n{{: #{symbol} }}"  # the anchor the mkdocstrings heading used to give
+    excerpt = len(texts) > SOURCE_FOLD_LINES
+    if excerpt:
+        keep: set[int] = set(range(0, 1 + next(i for i, t in enumerate(texts) if t.rstrip().endswith(":"))))
+        for index in order:
+            file_line = source.lines[index][0]
+            last = source.statement_ends.get(file_line, file_line)
+            last_index = max(i for i, (n, _) in enumerate(source.lines) if n <= last)
+            if last_index - index > 6:
+                last_index = index + SOURCE_CONTEXT
+            first = index
+            while first > 0 and index - first < 3 and (texts[first - 1].strip().startswith("#")
+                                                      or texts[first - 1].rstrip().endswith(":")):
+                first -= 1  # the comment or the block opener (`try:`) that introduces the anchor line
+            keep.update(range(first, min(len(texts), last_index + 1)))
+        for gap_start in range(len(texts)):  # a gap of a few lines is shown, not elided
+            if gap_start - 1 in keep and gap_start not in keep:
+                gap_end = next((i for i in range(gap_start, len(texts)) if i in keep), None)
+                if gap_end is not None and gap_end - gap_start < 4:
+                    keep.update(range(gap_start, gap_end))
+        keep = {i for i in keep if texts[i].strip() or (i - 1 in keep and i + 1 in keep)}
+        body_lines: list[str] = []
+        previous = -1
+        for index in sorted(keep):
+            if index > previous + 1:
+                skipped = next(t for t in texts[previous + 1:index] if t.strip())
+                body_lines.append(" " * (len(skipped) - len(skipped.lstrip())) + "# ...")
+            body_lines.append(shown[index])
+            previous = index
+        if previous < len(texts) - 1:
+            body_lines.append("    # ...")
+    else:
+        body_lines = shown
+    out = [caption, "", f'``` python title="{source.path}"', *body_lines, "```", ""]
+    for number, index in enumerate(order, start=1):
+        note_lines = marked[index].split("\n")
+        out.append(f"{number}.  {note_lines[0]}")
+        out.extend(f"    {line}" if line else "" for line in note_lines[1:])
+    if excerpt:
+        out += ["", f'??? quote "{words["full"].format(name=name)}"', "",
+                "    ``` python"]
+        out += [f"    {line}" if line else "" for line in texts]
+        out += ["    ```"]
+    return "\n".join(out) + "\n"
+
+
+def expand_source_blocks(markdown: str, root: Path, lang: str, where: str,
+                         reference: Mapping[str, str] | None = None) -> str:
+    """Replace every `source` fence of a page (see the comment at the top of this section)."""
+    if "```source" not in markdown:
+        return markdown
+    reference = reference_pages(root) if reference is None else reference
+
+    def expand(match: re.Match[str]) -> str:
+        indent = match["indent"]
+        block = render_source_block(root, match["symbol"], match["body"], lang, where, reference)
+        return "\n".join(f"{indent}{line}" if line else "" for line in block.rstrip("\n").split("\n"))
+
+    return SOURCE_FENCE.sub(expand, markdown)
+
+
+def on_page_markdown(markdown: str, page, config: MkDocsConfig, files: Files) -> str:
+    """Expand the chapters' `source` fences into annotated source (see expand_source_blocks)."""
+    return expand_source_blocks(markdown, project_root(config), current_language(config), page.file.src_uri)

@@ -56,8 +56,8 @@ FORMAT = 1
 REPLAYS: dict[str, tuple[str, ...]] = {
     "p1": ("leader-failover",),
     "p2": ("informer-relist", "workqueue-retry"),
-    "p3": ("rolling-update",),
-    "p4": ("replicaset-scale",),
+    "p3": ("rolling-update", "recreate", "proportional-scaling", "paused-rollout", "rollback"),
+    "p4": ("replicaset-scale", "cascade-delete"),
     "p5": ("statefulset-ordered", "statefulset-partition"),
     "wait": ("wait-backoff",),
 }

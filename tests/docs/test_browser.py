@@ -245,3 +245,26 @@ def test_api_reference_renders_module(page, base_url):
     page.goto(base_url + "/en/reference/apimachinery/")
     page.locator("[id='minikcm.upstream.permalink']").wait_for(timeout=WAIT_MS)
     screenshot(page, "reference-en", full_page=False)  # the page is long; the viewport shows it renders
+
+
+@pytest.mark.parametrize("path, words", [
+    pytest.param("/p3-deployment/", "先试扩新", id="zh"),
+    pytest.param("/en/p3-deployment/", "grow the new one first", id="en"),
+])
+def test_chapter_shows_annotated_source_without_a_click(page, base_url, path, words):
+    # Issue 16: the code being read is on the page, open, with numbered annotations.
+    page.goto(base_url + path + "#rolling")
+    block = page.locator("article div.highlight", has=page.locator(".md-annotation")).filter(
+        has_text="def rollout_rolling").first
+    block.wait_for(timeout=WAIT_MS)
+    assert block.is_visible()
+    assert block.locator("code").inner_text().count("self.sync_rollout_status") >= 2
+    marker = block.locator(".md-annotation__index").first
+    assert marker.is_visible() and marker.bounding_box()["width"] > 0
+    assert block.evaluate("b => b.closest('details') === null")
+    block.locator(".md-annotation").nth(1).focus()  # annotation (2) opens its note (markers pulse: no click)
+    tooltip = block.locator(".md-annotation").nth(1).locator(".md-tooltip")
+    tooltip.wait_for(state="visible", timeout=WAIT_MS)
+    assert words in tooltip.inner_text()
+    screenshot(page, f"annotated-source-{'zh' if path.startswith('/p3') else 'en'}", full_page=False)
+    assert page.page_errors == []

@@ -277,15 +277,30 @@ UPSTREAM_URL = re.compile(r"https?://github\.com/kubernetes/kubernetes[^\s)\"'<>
 MIRROR_URL = re.compile(r"https?://github\.com/kubernetes/(?:client-go|apimachinery|controller-manager|api)\b")
 
 
+def commits_read() -> tuple[str, ...]:
+    """The kubernetes/kubernetes commits whose files the Go-symbol table was read from (docs/data/go_symbols.json)."""
+    table = json.loads((ROOT / "docs" / "data" / "go_symbols.json").read_text(encoding="utf-8"))
+    return tuple(sorted({key.split("@", 1)[1].split(":", 1)[0] for key in table["files_read"]
+                         if key.startswith("kubernetes/kubernetes@")}))
+
+
+READ_PREFIXES = tuple(f"https://github.com/kubernetes/kubernetes/blob/{c}/" for c in commits_read())
+"""A k/k file that cannot be read at the tag is linked at the commit whose content was read (a permalink)."""
+
+
 def upstream_link_problems(text: str) -> list[str]:
-    """Links into kubernetes/kubernetes not at /blob/<pin>/, and links to staging mirrors."""
-    problems = [url for url in UPSTREAM_URL.findall(text) if not url.startswith(UPSTREAM_PREFIX)]
+    """Links into kubernetes/kubernetes not at /blob/<pin>/ (or a commit read), and links to staging mirrors."""
+    problems = [url for url in UPSTREAM_URL.findall(text) if not url.startswith((UPSTREAM_PREFIX, *READ_PREFIXES))]
     problems += [f"{url} (link staging/src/k8s.io/... in kubernetes/kubernetes instead)" for url in MIRROR_URL.findall(text)]
     return problems
 
 
 UPSTREAM_LINK_CASES = [
     pytest.param(f"[x]({UPSTREAM_PREFIX}pkg/controller/deployment/rolling.go#L10-L12)", [], id="pinned-blob-ok"),
+    pytest.param(f"[x]({READ_PREFIXES[0]}pkg/controller/deployment/rolling.go#L1-L2)", [], id="commit-read-ok"),
+    pytest.param("[x](https://github.com/kubernetes/kubernetes/blob/0123456789012345678901234567890123456789/pkg/x.go)",
+                 ["https://github.com/kubernetes/kubernetes/blob/0123456789012345678901234567890123456789/pkg/x.go"],
+                 id="unread-commit-rejected"),
     pytest.param("[x](https://github.com/kubernetes/kubernetes/blob/master/pkg/x.go)", ["https://github.com/kubernetes/kubernetes/blob/master/pkg/x.go"], id="master-rejected"),
     pytest.param("see https://github.com/kubernetes/kubernetes/tree/v1.36.3/pkg", ["https://github.com/kubernetes/kubernetes/tree/v1.36.3/pkg"], id="tree-rejected"),
     pytest.param("<https://github.com/kubernetes/kubernetes>", ["https://github.com/kubernetes/kubernetes"], id="bare-repo-rejected"),
