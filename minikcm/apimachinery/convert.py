@@ -216,14 +216,23 @@ def object_meta(obj: Any) -> k8s.V1ObjectMeta | WireObjectMeta:
     Raises:
         TypeError: `obj` is neither a dict nor has a `metadata` attribute.
     """
+    cls = type(obj)
+    has_metadata = _HAS_METADATA.get(cls)
+    if has_metadata is None:  # first object of this class: decide once (reading model_fields is slow)
+        has_metadata = _HAS_METADATA[cls] = (not issubclass(cls, (dict, k8s.V1ObjectMeta))
+                                             and issubclass(cls, BaseModel) and "metadata" in cls.model_fields)
+    if has_metadata:
+        meta = obj.metadata
+        return k8s.V1ObjectMeta() if meta is None else meta
     if isinstance(obj, dict):
         return WireObjectMeta(obj.get("metadata") or {})
     if isinstance(obj, k8s.V1ObjectMeta):
         return obj
-    if not isinstance(obj, BaseModel) or "metadata" not in type(obj).model_fields:
-        raise TypeError(f"{type(obj).__name__} has no object metadata")
-    meta = obj.metadata  # type: ignore[attr-defined]
-    return k8s.V1ObjectMeta() if meta is None else meta
+    raise TypeError(f"{type(obj).__name__} has no object metadata")
+
+
+_HAS_METADATA: dict[type, bool] = {}
+"""Class -> it is a client model with a `metadata` field (filled on first sight; classes never change)."""
 
 
 def gvk_of(obj: Any) -> GroupVersionKind:

@@ -175,9 +175,13 @@ class PodControllerRefManager(BaseControllerRefManager):
         """
 
         def match(pod: V1Pod) -> bool:
-            if not self.selector.matches(labels.Set(pod.metadata.labels or {})):
+            # Go wraps the labels in labels.Set, a free type conversion; a copy here would cost a dict per pod.
+            if not self.selector.matches(pod.metadata.labels or {}):
                 return False
-            return all(f(pod) for f in filters)
+            for f in filters:
+                if not f(pod):
+                    return False
+            return True
 
         return _claim_all(self, pods, match, self.adopt_pod, self.release_pod)
 

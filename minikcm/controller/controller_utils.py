@@ -947,7 +947,7 @@ def get_deletion_cost_from_pod_annotations(annotations: dict[str, str] | None) -
 def filter_claimed_pods(controller: Any, selector: labels.Selector, pods: list[V1Pod]) -> list[V1Pod]:
     """Port of FilterClaimedPods: pods that `controller` controls and whose labels still match."""
     return [p for p in pods
-            if is_controlled_by(p, controller) and selector.matches(labels.Set(p.metadata.labels or {}))]
+            if is_controlled_by(p, controller) and selector.matches(p.metadata.labels or {})]
 
 
 def filter_active_pods(pods: list[V1Pod]) -> list[V1Pod]:

@@ -151,6 +151,19 @@ def test_object_meta_when_missing_does_not_change_object():
         convert.object_meta(k8s.V1PodSpec(containers=[]))
 
 
+def test_object_meta_class_memo_keeps_answers_per_class():
+    # The per-class memo must not let one class's answer leak to another: ask each twice, in turn.
+    pod, spec, d = k8s.V1Pod(metadata=k8s.V1ObjectMeta(name="p")), k8s.V1PodSpec(containers=[]), {"metadata": {"name": "w"}}
+    for _ in range(2):
+        assert convert.object_meta(pod) is pod.metadata
+        assert convert.object_meta(d).name == "w"
+        assert convert.object_meta(pod.metadata) is pod.metadata
+        with pytest.raises(TypeError):
+            convert.object_meta(spec)
+        with pytest.raises(TypeError):
+            convert.object_meta(3)
+
+
 GVK_CASES = [
     pytest.param(wire_pod(), GroupVersionKind("", "v1", "Pod"), id="wire-dict"),
     pytest.param(k8s.V1Lease(api_version="coordination.k8s.io/v1", kind="Lease"),

@@ -192,7 +192,7 @@ class Requirement:
         ls = ls or {}
         op, key = self.operator, self.key
         if op in (IN, EQUALS, DOUBLE_EQUALS):
-            return key in ls and self.has_value(ls[key])
+            return key in ls and ls[key] in self.str_values  # has_value, inlined: the hot case
         if op in (NOT_IN, NOT_EQUALS):
             return key not in ls or not self.has_value(ls[key])
         if op == EXISTS:
@@ -329,7 +329,10 @@ class InternalSelector:
 
     def matches(self, labels: Labels | None) -> bool:
         """Port of internalSelector.Matches: every requirement matches."""
-        return all(r.matches(labels) for r in self._reqs)
+        for r in self._reqs:  # a plain loop: this runs once per pod per sync
+            if not r.matches(labels):
+                return False
+        return True
 
     def requirements(self) -> tuple[list[Requirement], bool]:
         """Port of internalSelector.Requirements: (requirements, selectable=True)."""

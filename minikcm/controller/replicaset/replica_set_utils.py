@@ -150,7 +150,7 @@ def calculate_status(rs: V1ReplicaSet, active_pods: list[V1Pod], terminating_pod
     template_labels = rs.spec.template.metadata.labels if rs.spec.template and rs.spec.template.metadata else None
     template_label = labels.Set(template_labels or {}).as_selector_pre_validated()
     for pod in active_pods:
-        if template_label.matches(labels.Set(pod.metadata.labels or {})):
+        if template_label.matches(pod.metadata.labels or {}):
             fully_labeled_replicas_count += 1
         if podutil.is_pod_ready(pod):
             ready_replicas_count += 1

@@ -53,7 +53,7 @@ def list_all(store: Store, selector: labels.Selector, append_fn: AppendFunc) -> 
         if select_all:
             append_fn(m)  # listing everything: no need to read labels
             continue
-        if selector.matches(meta_accessor(m).labels):  # Go: labels.Set(...)
+        if selector.matches(labels_of(m)):  # Go: labels.Set(...)
             append_fn(m)
 
 
@@ -87,8 +87,21 @@ def list_all_by_namespace(indexer: Indexer, namespace: str, selector: labels.Sel
         if select_all:
             append_fn(m)  # listing everything: no need to read labels
             continue
-        if selector.matches(meta_accessor(m).labels):
+        if selector.matches(labels_of(m)):
             append_fn(m)
+
+
+def labels_of(obj: Any) -> Any:
+    """No upstream twin. `meta_accessor(obj).labels`, with a fast path for client models.
+
+    Listing walks every cached object of a namespace; reading the labels straight
+    off the model's V1ObjectMeta skips building a metadata view per object.
+    Anything else (wire dicts, models without metadata) goes through meta_accessor.
+    """
+    meta = getattr(obj, "metadata", None)
+    if type(meta) is V1ObjectMeta:
+        return meta.labels or {}
+    return meta_accessor(obj).labels
 
 
 class GenericLister:

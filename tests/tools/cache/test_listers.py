@@ -92,3 +92,26 @@ def test_generic_lister():
     with pytest.raises(errors.StatusError) as err:
         lister.get("p1")
     assert errors.is_not_found(err.value)
+
+
+LABELS_OF_CASES = [
+    pytest.param(V1Pod(metadata=V1ObjectMeta(name="a", labels={"app": "web"})), {"app": "web"}, id="model"),
+    pytest.param(V1Pod(metadata=V1ObjectMeta(name="a")), {}, id="model without labels"),
+    pytest.param(V1Pod(), {}, id="model without metadata"),
+    pytest.param({"metadata": {"name": "a", "labels": {"app": "web"}}}, {"app": "web"}, id="wire dict"),
+    pytest.param(V1ObjectMeta(name="a", labels={"x": "1"}), {"x": "1"}, id="bare ObjectMeta"),
+]
+
+
+@pytest.mark.parametrize(("obj", "want"), LABELS_OF_CASES)
+def test_labels_of_agrees_with_meta_accessor(obj, want):
+    from minikcm.tools.cache.listers import labels_of
+
+    assert labels_of(obj) == want == meta_accessor(obj).labels
+
+
+def test_labels_of_rejects_objects_without_metadata():
+    from minikcm.tools.cache.listers import labels_of
+
+    with pytest.raises(TypeError):
+        labels_of(object())
