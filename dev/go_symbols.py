@@ -70,6 +70,12 @@ KK_READ = {
     "pkg/controller/statefulset/stateful_pod_control.go": "2e0908106e4420a601e50d6edfd41475de87a3e1",
     "pkg/controller/history/controller_history.go": "95f08499d652a6211121d8af35f470609217c730",
     "cmd/kube-controller-manager/app/controllermanager.go": "2e0908106e4420a601e50d6edfd41475de87a3e1",
+    # UPSTREAM.md rule 3 (none of the four commits holds them; a modern copy stored under
+    # kubernetes/kubernetes): controller_descriptor.go registers exactly the controllers the
+    # port's 1.36 registry does, BuildController takes ctx and klog.FromContext; config.go
+    # carries the 1.33+ ComponentGlobalsRegistry field.
+    "cmd/kube-controller-manager/app/controller_descriptor.go": "898b9f800267a757615ecfb71fc377d04d996c6b",
+    "cmd/kube-controller-manager/app/config/config.go": "7f5fa195436172c55bc0a7638dfb94549aa7e66b",
 }
 UNPINNED_REASON = (
     "no copy of this file at 9419ebed, 2e090810, 008b3652 or 95f08499 (nor another modern one) "

@@ -154,22 +154,41 @@ _figure_dir: Path | None = None
 
 
 def sources_fingerprint(root: Path) -> str:
-    """Changes whenever a file under minikcm/ or this hook changes (so `mkdocs serve` redraws)."""
+    """Changes whenever a file under minikcm/, a figure module or this hook changes (so `mkdocs serve` redraws)."""
     digest = hashlib.sha256()
-    paths = sorted((root / "minikcm").rglob("*.py")) + [Path(__file__).resolve()]
+    paths = (sorted((root / "minikcm").rglob("*.py")) + sorted((Path(__file__).resolve().parent / "figures").glob("*.py"))
+             + [Path(__file__).resolve()])
     for path in paths:
         stat = path.stat()
         digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}\n".encode())
     return digest.hexdigest()[:16]
 
 
+def figure_cache(fingerprint: str) -> Path:
+    """Where drawn figures are kept between builds for this state of `minikcm/` (outside the project)."""
+    return Path(tempfile.gettempdir()) / f"minikcm-figures-{fingerprint}"
+
+
 def draw_figure(figure: Figure, lang: str, fingerprint: str) -> str:
-    """Draw once per language and fingerprint; the i18n plugin builds once per language."""
+    """Draw once per language and fingerprint, and keep the SVG on disk until the sources change.
+
+    The i18n plugin builds once per language, and a second build with the same
+    sources (the tests' build, `mkdocs serve` reloads) reads the figures back
+    instead of running their scenarios again.
+    """
     key = (figure.name, lang, fingerprint)
     if key not in _drawn:
-        svg = figure.draw(lang)
-        if not svg.lstrip().startswith("<svg"):
-            raise PluginError(f"figure {figure.name!r} ({lang}) did not return SVG text")
+        cached = figure_cache(fingerprint) / f"{figure.name}.{lang}.svg"
+        if cached.is_file():
+            svg = cached.read_text(encoding="utf-8")
+        else:
+            svg = figure.draw(lang)
+            if not svg.lstrip().startswith("<svg"):
+                raise PluginError(f"figure {figure.name!r} ({lang}) did not return SVG text")
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(".tmp")
+            tmp.write_text(svg, encoding="utf-8")
+            tmp.replace(cached)
         _drawn[key] = svg
     return _drawn[key]
 
