@@ -539,7 +539,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="print each schedule and its fault log")
     args = parser.parse_args(argv)
-    logging.getLogger("minikcm").setLevel(logging.CRITICAL)  # the electors log every injected failure
+    log = logging.getLogger("minikcm")
+    level = log.level
+    log.setLevel(logging.CRITICAL)  # the electors log every injected failure
+    try:
+        return run_schedules(args)
+    finally:
+        log.setLevel(level)  # a caller in the same process (a test) keeps its logging
+
+
+def run_schedules(args: argparse.Namespace) -> int:
+    """No upstream twin. The body of `main`: run, print the report, 1 on any violation."""
     started = time.monotonic()
     violations = within = beyond = beyond_overlaps = over_report = within_overlaps = 0
     max_overlap = max_takeover = 0.0

@@ -12,11 +12,6 @@ cannot start fails the run.
 
 from __future__ import annotations
 
-import functools
-import os
-import threading
-from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -24,59 +19,8 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 WAIT_MS = 10_000
-
-
-class QuietHandler(SimpleHTTPRequestHandler):
-    """Serves files without logging each request to stderr."""
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib name)
-        pass
-
-
-@pytest.fixture(scope="module")
-def base_url(built_site) -> Iterator[str]:
-    handler = functools.partial(QuietHandler, directory=str(built_site.dir))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="docs/http", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set but {CHROMIUM} is missing (.ci/run installs chromium)")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium fonts-noto-cjk)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as err:
-        pytest.fail(f"playwright is not installed ({err}); `make test` installs the test extra")
-    with sync_playwright() as playwright:
-        # A broken chromium raises here, which fails every test of this module.
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture

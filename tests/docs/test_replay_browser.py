@@ -5,18 +5,13 @@ times with the arrow keys and back five, and checks at each stop that the widget
 shows what the trace file says: the step's name, the functions that ran (with their
 API reference links), the `--break` command, the objects of the state after the
 step, and the keys the step changed. It also plays, picks another seed, and checks
-that a phone-sized screen does not scroll sideways. Serving and launching follow
-test_browser.py; like it, this module skips only when chromium is absent and CI is unset.
+that a phone-sized screen does not scroll sideways. Serving and launching are the
+docs conftest's fixtures (`base_url`, `browser`); this module skips only when chromium is absent and CI is unset.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-import threading
-from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -24,44 +19,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 10_000
-
-
-class QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (stdlib name)
-        pass
-
-
-@pytest.fixture(scope="module")
-def base_url(built_site) -> Iterator[str]:
-    handler = functools.partial(QuietHandler, directory=str(built_site.dir))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="docs/http", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set but {CHROMIUM} is missing (.ci/run installs chromium)")
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium fonts-noto-cjk)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def new_tab(browser, width: int = 1280):
