@@ -172,7 +172,10 @@ class Registry:
         A `<Kind>List` of the matching objects at the current version.
 
         `limit` > 0 pages the result: the list then carries `metadata.continue`,
-        a token for the next page, valid while the resource is not written to.
+        a token for the next page. Later pages show the objects as they were at
+        the first page's version, as etcd's read at that revision does, however
+        much was written since; the token expires (410) once the history window
+        no longer reaches back to that version (upstream: etcd compaction).
         A resourceVersion newer than the store's is refused (504, as upstream
         does after its wait), an older one is served from the current state.
         """
@@ -183,11 +186,15 @@ class Registry:
             if requested > current:
                 raise new_too_large_resource_version_error(requested, current, 1)
             list_rv, start = current, ""
+            objects: list[dict[str, Any]] | None
             if continue_:
                 list_rv, start = decode_continue(continue_)
-                if self.storage.modified_since_locked(resource, list_rv):
+                objects = self.storage.list_at_locked(resource, namespace, list_rv)
+                if objects is None:  # upstream: the revision was compacted away
                     raise errors.new_resource_expired(CONTINUE_EXPIRED_MESSAGE)
-            items = [o for o in self.storage.list_locked(resource, namespace)
+            else:
+                objects = self.storage.list_locked(resource, namespace)
+            items = [o for o in objects
                      if predicate.matches(o) and (not start or key_string(object_key(o)) >= start)]
             list_meta: dict[str, Any] = {"resourceVersion": str(list_rv)}
             if 0 < limit < len(items):

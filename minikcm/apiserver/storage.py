@@ -182,6 +182,34 @@ class Storage:
         keys = sorted((k for k in objects if not namespace or k[0] == namespace), key=key_string)
         return [objects[k] for k in keys]
 
+    def list_at_locked(self, resource: str, namespace: str, resource_version: int) -> list[dict[str, Any]] | None:
+        """The objects of `resource` as they were at `resource_version`, in key order (only `namespace` when given).
+
+        What etcd gives a paged list's later pages: a read at the first page's
+        revision. Here it is the current objects with the kept history after
+        that version undone, newest first. None when the version is out of
+        reach, as after an etcd compaction: before the restore point, or when
+        events after it have already left the history window.
+        """
+        if resource_version < self.compacted_resource_version:
+            return None
+        if self._last_write.get(resource, 0) <= resource_version:
+            return self.list_locked(resource, namespace)
+        oldest = self.oldest_watchable_locked(resource)
+        if oldest is not None and resource_version < oldest:
+            return None
+        snapshot = dict(self._objects[resource])
+        for event in reversed(self._history.get(resource, ())):
+            if event.resource_version <= resource_version:
+                break
+            key = object_key(event.object)
+            if event.prev_object is None:  # created after the version: it did not exist then
+                snapshot.pop(key, None)
+            else:  # changed or deleted after the version: it was prev_object then
+                snapshot[key] = event.prev_object
+        keys = sorted((k for k in snapshot if not namespace or k[0] == namespace), key=key_string)
+        return [snapshot[k] for k in keys]
+
     def count_locked(self, resource: str, namespace: str = "") -> int:
         """How many objects of `resource` exist (in `namespace` when given)."""
         return sum(1 for k in self._objects[resource] if not namespace or k[0] == namespace)

@@ -296,14 +296,31 @@ def test_list_pages_with_continue(server):
     assert third["metadata"]["resourceVersion"] == first["metadata"]["resourceVersion"]
 
 
-def test_continue_after_a_write_is_expired(server):
+def test_continue_after_writes_pages_the_first_pages_snapshot(server):
+    for n in "abcd":
+        server.create("pods", "default", pod(n))
+    first = server.list("pods", "default", limit=1)
+    server.create("pods", "default", pod("bb"))  # created after the first page: not in the snapshot
+    server.delete("pods", "default", "c")  # deleted after: still listed, as it was
+    server.update("pods", "default", {**server.get("pods", "default", "d"),
+                                      "metadata": {**server.get("pods", "default", "d")["metadata"],
+                                                   "labels": {"changed": "yes"}}})
+    rest = server.list("pods", "default", continue_=first["metadata"]["continue"])
+    assert [i["metadata"]["name"] for i in rest["items"]] == ["b", "c", "d"]
+    assert (rest["items"][2]["metadata"].get("labels") or {}).get("changed") is None  # as it was
+    assert rest["metadata"]["resourceVersion"] == first["metadata"]["resourceVersion"]
+
+
+def test_continue_past_the_history_window_is_expired(server):
     for n in "abc":
         server.create("pods", "default", pod(n))
     first = server.list("pods", "default", limit=1)
-    server.create("pods", "default", pod("z"))
+    for i in range(server.storage.history_window + 1):  # every event after the first page leaves the window
+        server.create("pods", "default", pod(f"z{i}"))
     with pytest.raises(errors.StatusError) as info:
         server.list("pods", "default", limit=1, continue_=first["metadata"]["continue"])
     assert errors.is_resource_expired(info.value)
+    assert "too old to display a consistent list result" in str(info.value)
 
 
 def test_continue_token_round_trip_and_garbage():
