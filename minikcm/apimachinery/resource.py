@@ -113,7 +113,7 @@ def interpret_suffix(suffix: str) -> tuple[int, int, str] | None:
 
 
 def quantity_error(text: str) -> str:
-    """The error ParseQuantity (quantity.go) returns for `text`, or "" when it parses.
+    """Port of ParseQuantity (apimachinery/pkg/api/resource/quantity.go), its checks: the error, or "" when it parses.
 
     Only the checks are ported: the format, the suffix, and the numeric part
     (which must hold a digit unless the value fits Go's int64 fast path).

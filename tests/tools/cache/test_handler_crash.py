@@ -188,15 +188,8 @@ def test_shared_informer_process_errors_counts_store_failures(driven_clock, capl
     assert "index func refuses b" in caplog.text
 
 
-@pytest.mark.threaded
-def test_raising_handler_keeps_receiving_threaded(monkeypatch, caplog):
-    monkeypatch.setattr(shared_informer, "CRASH_PAUSE", 0.05)
-    source = FakeControllerSource()
-    informer = shared(source, RealClock())
-    handler = Recorder("b")
-    handle = informer.add_event_handler(handler)
-    stop = threading.Event()
-    runner = threading.Thread(target=informer.run, args=(stop,), name="informer/crash-test")
+def add_b_then_c(source, handler, runner, stop, caplog) -> None:
+    """Start `runner`, add pods b (the handler raises) and c, wait up to 5 s for c, then stop."""
     with caplog.at_level(logging.ERROR, logger=RUNTIME_LOGGER):
         runner.start()
         try:
@@ -208,6 +201,18 @@ def test_raising_handler_keeps_receiving_threaded(monkeypatch, caplog):
         finally:
             stop.set()
             runner.join(5)
+
+
+@pytest.mark.threaded
+def test_raising_handler_keeps_receiving_threaded(monkeypatch, caplog):
+    monkeypatch.setattr(shared_informer, "CRASH_PAUSE", 0.05)
+    source = FakeControllerSource()
+    informer = shared(source, RealClock())
+    handler = Recorder("b")
+    handle = informer.add_event_handler(handler)
+    stop = threading.Event()
+    runner = threading.Thread(target=informer.run, args=(stop,), name="informer/crash-test")
+    add_b_then_c(source, handler, runner, stop, caplog)
     assert handler.seen == ["add c"]
     assert handle.handler_errors == 1
     assert f'handler="{__name__}.Recorder"' in caplog.text
@@ -220,17 +225,7 @@ def test_raising_process_function_keeps_the_loop_threaded(caplog):
     _, c = new_informer(source, V1Pod(), 0, ResourceEventHandlerDetailedFuncs(add_func=handler.on_add))
     stop = threading.Event()
     runner = threading.Thread(target=c.run, args=(stop,), name="controller/crash-test")
-    with caplog.at_level(logging.ERROR, logger=RUNTIME_LOGGER):
-        runner.start()
-        try:
-            source.add(pod("b"))
-            source.add(pod("c"))
-            deadline = time.monotonic() + 5
-            while handler.seen != ["add c"] and time.monotonic() < deadline:
-                time.sleep(0.01)
-        finally:
-            stop.set()
-            runner.join(5)
+    add_b_then_c(source, handler, runner, stop, caplog)
     assert handler.seen == ["add c"]
     assert c.handler_errors() == 1
     assert not runner.is_alive()
