@@ -26,6 +26,10 @@ numbers are printed, never judged, so a slow machine cannot fail CI.
     python benchmarks/rollout.py                       # N = 250, 500, 1000
     python benchmarks/rollout.py --replicas 1000 2000  # any sizes
     ROLLOUT_REPLICAS=200 python benchmarks/rollout.py  # one size (as before)
+    python benchmarks/rollout.py --json docs/data/rollout_benchmark.json
+
+`--json` also writes the table as JSON; the appendix's figure of time per
+replica is drawn from that file, so the page shows a recorded run.
 
 The two summary lines (`rolling update v1 -> v2` and `ratio rollout / floor`)
 describe the largest size.
@@ -34,15 +38,19 @@ describe the largest size.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import platform
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from datetime import date
 
 from minikcm.apimachinery import labels
 from minikcm.apiserver.server import APIServer
 from minikcm.sim.kubelet import KubeletConfig
 from minikcm.sim.scenarios.cluster import Cluster, deployment
+from minikcm.tools.cache.controller import DeletedFinalStateUnknown, ResourceEventHandlerFuncs
 
 DEFAULT_SIZES = (250, 500, 1000)
 
@@ -70,15 +78,31 @@ def cached_complete(c: Cluster, name: str):
 
     The Deployment's status observed its generation and counts every replica
     updated and available, every older ReplicaSet is scaled to 0, and no pod
-    of the Deployment is terminating. Cheap tests first: the pod walk runs
-    only once the status already says complete.
+    of the Deployment is terminating. The terminating pods are counted by an
+    event handler on the pod informer as their events arrive, so the check
+    never walks the pods.
     """
     f = c.factory
     deployments = f.apps().v1().deployments().lister().deployments(c.namespace)
     replica_sets = f.apps().v1().replica_sets().lister().replica_sets(c.namespace)
-    pod_store = f.core().v1().pods().informer().get_indexer()
     selector = labels.selector_from_set({"app": name})
-    walked: dict[str, bool] = {}  # the pod store's resourceVersion -> "no pod of the Deployment terminates"
+    terminating: set[str] = set()  # keys of the Deployment's pods that carry a deletionTimestamp
+
+    def seen(pod) -> None:
+        key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        if pod.metadata.deletion_timestamp is not None and (pod.metadata.labels or {}).get("app") == name:
+            terminating.add(key)
+        else:
+            terminating.discard(key)
+
+    def gone(pod) -> None:
+        if isinstance(pod, DeletedFinalStateUnknown):
+            terminating.discard(pod.key)
+        else:
+            terminating.discard(f"{pod.metadata.namespace}/{pod.metadata.name}")
+
+    f.core().v1().pods().informer().add_event_handler(ResourceEventHandlerFuncs(
+        add_func=seen, update_func=lambda old, new: seen(new), delete_func=gone))
 
     def complete() -> bool:
         try:
@@ -94,12 +118,7 @@ def cached_complete(c: Cluster, name: str):
         for rs in replica_sets.list(selector):
             if rs.spec.template.spec.containers[0].image != image and (rs.spec.replicas or 0) != 0:
                 return False
-        rv = pod_store.last_store_sync_resource_version()  # walk the pods only when the pod cache changed
-        if rv not in walked:
-            walked.clear()
-            walked[rv] = not any(p.metadata.deletion_timestamp is not None and (p.metadata.labels or {}).get("app") == name
-                                 for p in pod_store.list())
-        return walked[rv]
+        return not terminating
 
     return complete
 
@@ -175,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replicas", type=int, nargs="+", metavar="N",
                         help=f"Deployment sizes to run (default {' '.join(map(str, DEFAULT_SIZES))}, "
                              "or $ROLLOUT_REPLICAS)")
+    parser.add_argument("--json", metavar="PATH", help="also write the table to PATH as JSON")
     args = parser.parse_args(argv)
     sizes = args.replicas or ([int(os.environ["ROLLOUT_REPLICAS"])] if os.environ.get("ROLLOUT_REPLICAS")
                               else list(DEFAULT_SIZES))
@@ -195,7 +215,20 @@ def main(argv: list[str] | None = None) -> int:
     if big is not small:
         print(f"  scaling {small.replicas} -> {big.replicas} replicas: "
               f"{big.elapsed / small.elapsed:.1f} x the time for {big.replicas / small.replicas:.1f} x the replicas")
+    if args.json:
+        write_json(args.json, results)
     return 0
+
+
+def write_json(path: str, results: list[Result]) -> None:
+    """The table as JSON: when and where it was measured, and one row per size (seconds, counts)."""
+    record = {"benchmark": "benchmarks/rollout.py", "date": date.today().isoformat(),
+              "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+              "results": [asdict(r) for r in results]}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=2)
+        f.write("\n")
+    print(f"  wrote {path}")
 
 
 if __name__ == "__main__":

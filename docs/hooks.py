@@ -154,10 +154,11 @@ _figure_dir: Path | None = None
 
 
 def sources_fingerprint(root: Path) -> str:
-    """Changes whenever a file under minikcm/, a figure module or this hook changes (so `mkdocs serve` redraws)."""
+    """Changes whenever a file under minikcm/, a figure module, a data file or this hook changes (so `mkdocs serve` redraws)."""
     digest = hashlib.sha256()
-    paths = (sorted((root / "minikcm").rglob("*.py")) + sorted((Path(__file__).resolve().parent / "figures").glob("*.py"))
-             + [Path(__file__).resolve()])
+    docs = Path(__file__).resolve().parent
+    paths = (sorted((root / "minikcm").rglob("*.py")) + sorted((docs / "figures").glob("*.py"))
+             + sorted((docs / "data").glob("*.json")) + [Path(__file__).resolve()])
     for path in paths:
         stat = path.stat()
         digest.update(f"{path}:{stat.st_mtime_ns}:{stat.st_size}\n".encode())
@@ -426,6 +427,8 @@ FIGURES: list[Figure] = [
     Figure("wait-backoff-delays", chapter_figure("wait", "draw_backoff_delays"), "minikcm demo run wait-backoff --seed 1"),
     Figure("wait-until-timelines", chapter_figure("wait", "draw_until_timelines"), "minikcm demo run wait-backoff --seed 1"),
     Figure("appendix-resource-versions", chapter_figure("appendix", "draw_resource_versions"), "minikcm demo run informer-relist --seed 1"),
+    Figure("appendix-rollout-scaling", chapter_figure("appendix", "draw_rollout_scaling"),
+           ".venv/bin/python benchmarks/rollout.py --json docs/data/rollout_benchmark.json"),
 ]
 """Every generated figure. Chapters add theirs here (one line each)."""
 

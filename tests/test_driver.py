@@ -134,3 +134,56 @@ def test_driver_accepts_a_driven_clock():
     from minikcm.clock import FakeClock
 
     assert Driver(FakeClock(EPOCH, driven=True)).steps == []
+
+
+# -- the ordering rule: delivery steps first, work steps only in a round with no delivery ready -------------
+
+
+def test_work_waits_until_every_delivery_step_is_drained(driven_clock):
+    events = [1, 2, 3]
+    queued: set[str] = set()
+    log: list[str] = []
+
+    def deliver():
+        events.pop(0)
+        queued.add("web")  # the handler queues the same key for every event
+        log.append("deliver")
+
+    def work():
+        queued.clear()
+        log.append("sync")
+
+    d = Driver(driven_clock, [Step("worker", lambda: bool(queued), work),
+                              Step("informer", lambda: bool(events), deliver, delivers=True)])
+    d.run_until_idle()
+    # The worker comes first in the list, yet it waits for the burst: three events, one sync.
+    assert log == ["deliver", "deliver", "deliver", "sync"]
+
+
+def test_a_round_runs_either_deliveries_or_work(driven_clock):
+    ran: list[str] = []
+    pending = {"delivery": 1, "work": 1}
+
+    def step(kind):
+        def run():
+            pending[kind] -= 1
+            ran.append(kind)
+        return run
+
+    d = Driver(driven_clock, [Step("w", lambda: pending["work"] > 0, step("work")),
+                              Step("d", lambda: pending["delivery"] > 0, step("delivery"), delivers=True)])
+    assert d.run_once() and ran == ["delivery"]
+    assert d.run_once() and ran == ["delivery", "work"]
+    assert not d.run_once()
+
+
+def test_a_delivery_step_that_never_settles_is_reported(driven_clock):
+    d = Driver(driven_clock, [Step("reflector/spin", lambda: True, lambda: None, delivers=True),
+                              Step("worker", lambda: True, lambda: None)])
+    with pytest.raises(ScenarioDidNotSettle, match="reflector/spin"):
+        d.run_until_idle(max_rounds=50)
+
+
+def test_renamed_keeps_the_kind(driven_clock):
+    s = Step("informer/pods/listeners", lambda: True, lambda: None, delivers=True)
+    assert s.renamed("cm-a/informers/" + s.name).delivers

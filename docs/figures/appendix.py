@@ -12,19 +12,29 @@ The scenario is built, two read-only probes are added to its sampler (the
 store's counter and the window's floor), and it is played: its trace and its
 own series are those of `minikcm demo run informer-relist --seed 1`.
 
+- draw_rollout_scaling: the time per replica of a deterministic rolling
+  update against the Deployment's size, beside the store floor measured in the
+  same run, read from `docs/data/rollout_benchmark.json`, which
+  `benchmarks/rollout.py --json` writes (the page shows a recorded run; the
+  build does not time anything).
+
 Start reading at: resource_versions, then draw_resource_versions.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from xml.sax.saxutils import escape
 
 from minikcm.sim.scenarios import ScenarioResult, get_scenario
+
+from .svg import points_chart
 
 SCENARIO, SEED = "informer-relist", 1
 TAIL = 1.0
@@ -173,3 +183,29 @@ def draw_resource_versions(lang: str, charts: ModuleType) -> str:
              (gone_t, words["gone"].format(rv=gone_rv, oldest=oldest), GONE_COLOUR),
              (relist_t, words["relist"].format(rv=relist_rv), charts.SERIES_COLOURS[2])]
     return rules_step_chart(charts, words["title"], words["axis"], words["y"], series, run.end, rules)
+
+
+BENCHMARK_FILE = Path(__file__).resolve().parent.parent / "data" / "rollout_benchmark.json"
+SCALING_WORDS = {
+    "zh": {"title": "确定性滚动更新：每个副本花的时间（{date}，{machine}）", "axis": "副本数",
+           "y": "毫秒 / 副本（墙钟）", "rollout": "滚动更新 v1 → v2", "setup": "创建并全部可用",
+           "floor": "下限：同样多的写入，只写存储"},
+    "en": {"title": "Deterministic rolling update: time per replica ({date}, {machine})", "axis": "replicas",
+           "y": "ms per replica (wall)", "rollout": "rolling update v1 -> v2", "setup": "create and become available",
+           "floor": "floor: the same writes, store only"},
+}
+
+
+def draw_rollout_scaling(lang: str, charts: ModuleType) -> str:
+    """Milliseconds per replica for the rollout, the setup and the floor, one point per measured size.
+
+    A flat line is a linear cost; a line that climbs is a cost that grows faster than the size.
+    """
+    record = json.loads(BENCHMARK_FILE.read_text(encoding="utf-8"))
+    rows = sorted(record["results"], key=lambda r: r["replicas"])
+    words = SCALING_WORDS[lang]
+    series = {words[key]: [(float(r["replicas"]), 1e3 * r[field] / r["replicas"]) for r in rows]
+              for key, field in (("rollout", "elapsed"), ("setup", "setup"), ("floor", "floor"))}
+    title = words["title"].format(date=record["date"], machine=record["machine"])
+    return points_chart(charts, title, words["axis"], words["y"], series, dashed=(False, False, True),
+                        x_ticks=[float(r["replicas"]) for r in rows])

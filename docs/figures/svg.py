@@ -228,8 +228,12 @@ def points_chart(
     dashed: Sequence[bool] = (),
     width: int = 760,
     height: int = 380,
+    x_ticks: Sequence[float] | None = None,
 ) -> str:
-    """Each series a polyline with a marker at every point; x is a counter (integers), y a value."""
+    """Each series a polyline with a marker at every point; x is a counter (integers), y a value.
+
+    `x_ticks` labels only those x values (for an x that is a size, not a counter).
+    """
     points = [p for values in series.values() for p in values]
     if not points:
         raise ValueError(f"points_chart {title!r} has no points")
@@ -252,8 +256,8 @@ def points_chart(
     for y in y_ticks:
         body.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{sy(y):.1f}" y2="{sy(y):.1f}" stroke="{charts.GRID}"/>')
         body.append(charts.text(left - 8, sy(y) + 4, f"{y:g}", anchor="end", size=12))
-    for x in range(int(x_lo), int(x_hi) + 1):
-        body.append(charts.text(sx(x), top + plot_h + 18, str(x), anchor="middle", size=12))
+    for x in (x_ticks if x_ticks is not None else range(int(x_lo), int(x_hi) + 1)):
+        body.append(charts.text(sx(x), top + plot_h + 18, f"{x:g}", anchor="middle", size=12))
     body.append(charts.text(left + plot_w / 2, height - 10, x_label, anchor="middle", size=12))
     body.append(f'<text transform="translate(18 {top + plot_h / 2:.1f}) rotate(-90)" '
                 f'text-anchor="middle" font-size="12">{escape(y_label)}</text>')

@@ -224,7 +224,8 @@ class RecordingServer:
             def wakeup() -> datetime | None:
                 w = self._steps[i].wakeup
                 return w() if w is not None else None
-            return Step(name, lambda: self._steps[i].ready(), lambda: self._steps[i].run(), wakeup)
+            return Step(name, lambda: self._steps[i].ready(), lambda: self._steps[i].run(), wakeup,
+                        self._steps[i].delivers)
         return [step(i, s.name) for i, s in enumerate(self._steps)]
 
     def record(self, verb: str, resource: str, namespace: str | None, obj: WireDict, *,
@@ -588,7 +589,7 @@ class Chaos:
 
         def wakeup() -> datetime | None:
             return step.wakeup() if owner.alive and step.wakeup is not None else None
-        return Step(prefix + step.name, ready, step.run, wakeup)
+        return Step(prefix + step.name, ready, step.run, wakeup, step.delivers)
 
     def drop_steps(self, steps: list[Step]) -> None:
         ids = {id(s) for s in steps}

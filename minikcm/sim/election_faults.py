@@ -263,7 +263,7 @@ class Process:
         def wrap(s: Step) -> Step:
             wakeup = s.wakeup
             return Step(s.name, lambda: self.alive and s.ready(), s.run,
-                        (lambda: self.slot.clock.to_shared(wakeup())) if wakeup is not None else None)
+                        (lambda: self.slot.clock.to_shared(wakeup())) if wakeup is not None else None, s.delivers)
         return [wrap(s) for s in self.elector.steps(self.stop, record=self.world.driver.record)]
 
     def on_started_leading(self, stop: threading.Event) -> None:

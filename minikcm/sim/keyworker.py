@@ -77,8 +77,8 @@ class KeyWorker:
     # -- running ------------------------------------------------------------------------------
 
     def steps(self) -> list[Step]:
-        """Driver steps: `<name>/sync` (one key) and the queue's waiting step."""
-        return [Step(f"{self.name}/sync", self.sync_ready, self.process_next_work_item), *self.queue.steps()]
+        """Driver steps: `<name>/sync` (every key queued now) and the queue's waiting step."""
+        return [Step(f"{self.name}/sync", self.sync_ready, self.process_queued), *self.queue.steps()]
 
     def sync_ready(self) -> bool:
         """A key is queued, so process_next_work_item will not block."""
@@ -102,6 +102,17 @@ class KeyWorker:
         """Process keys until the queue shuts down."""
         while self.process_next_work_item():
             pass
+
+    def process_queued(self) -> None:
+        """One driver step: sync every key queued when the step began, one after another.
+
+        The component stands for many workers side by side (a kubelet runs one
+        pod worker per pod, on every node at once), so one step gives each
+        queued key its turn; a key queued again meanwhile waits for the next step.
+        """
+        for _ in range(self.queue.len()):
+            if not self.process_next_work_item():
+                return
 
     def process_next_work_item(self) -> bool:
         """One unit of work: sync one key; a failure retries it with backoff.

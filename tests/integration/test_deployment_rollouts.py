@@ -330,3 +330,18 @@ def test_same_seed_same_trace():
     first = run_rollout_trace(seed=7)
     assert first == run_rollout_trace(seed=7)
     assert len(first) > 100
+
+
+def test_a_burst_of_pod_events_folds_into_few_syncs():
+    # The driver delivers every watch event before a worker runs (minikcm.driver), so the ReplicaSet
+    # controller's queue folds each burst of pod events into one sync: a rollout of 200 replicas takes
+    # a few dozen syncs, not several per pod. Under a driver that ran a worker after each event the
+    # ReplicaSet controller synced about seven times per pod.
+    c = Cluster()
+    c.create(deployment(replicas=200, max_surge="25%", max_unavailable="25%"))
+    c.settle(c.complete)
+    before = sum(1 for e in c.driver.trace if e.step == "replicaset/worker")
+    c.set_image(IMAGE_V2)
+    c.settle(lambda: c.complete() and c.rs_by_image() == {IMAGE_V1: 0, IMAGE_V2: 200})
+    syncs = sum(1 for e in c.driver.trace if e.step == "replicaset/worker") - before
+    assert 0 < syncs <= 60, syncs

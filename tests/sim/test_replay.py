@@ -110,7 +110,7 @@ class RecordingDebugger:
 
 @pytest.mark.parametrize("name, pick", [
     pytest.param("leader-failover", [5, 20, -3], id="leader-failover"),
-    pytest.param("replicaset-scale", [60, 200, -10], id="replicaset-scale"),
+    pytest.param("replicaset-scale", [40, 120, -10], id="replicaset-scale"),
     pytest.param("workqueue-retry", [4, 10], id="workqueue-retry"),
 ])
 def test_break_with_hit_stops_in_the_step_shown(name, pick):

@@ -194,7 +194,7 @@ class Broadcaster:
 
     def steps(self) -> list[Step]:
         """The distribution loop as one driver step (on a driven clock)."""
-        return [Step("watch/broadcaster", self.has_incoming, self.distribute_incoming)]
+        return [Step("watch/broadcaster", self.has_incoming, self.distribute_incoming, delivers=True)]
 
     def wait_for_incoming(self) -> bool:
         """Block until events are queued (True) or the broadcaster is shut down (False)."""

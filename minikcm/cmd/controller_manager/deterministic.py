@@ -173,7 +173,7 @@ class ControllerManager:
         wakeup = step.wakeup
         if wakeup is not None and self.clock_to_driver is not None:
             wakeup = self.driver_wakeup(wakeup)
-        return Step(self.step_prefix + (name if name is not None else step.name), step.ready, step.run, wakeup)
+        return step.renamed(self.step_prefix + (name if name is not None else step.name), wakeup=wakeup)
 
     def driver_wakeup(self, wakeup: Callable[[], datetime | None]) -> Callable[[], datetime | None]:
         """A wakeup function that reports `wakeup()`'s time on the driver's clock."""

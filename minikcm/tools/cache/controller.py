@@ -235,7 +235,8 @@ class ControllerImpl:
     def steps(self) -> list[Step]:
         """No upstream twin. The reflector's steps, then one `process` step (one pop per run)."""
         r = self.build_reflector()
-        return r.steps() + [Step(f"controller/{r.name}/process", self.process_ready, self.process_next)]
+        return r.steps() + [Step(f"controller/{r.name}/process", self.process_ready, self.process_next,
+                                     delivers=True)]
 
     def handler_errors(self) -> int:
         """No upstream twin. How many calls of a plain informer's handler raised (0 without one)."""

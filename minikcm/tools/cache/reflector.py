@@ -206,9 +206,9 @@ class Reflector:
         self.passes = 0
         """How many list-and-watch passes have ended (for traces and tests)."""
         self._steps = [
-            Step(f"reflector/{self.name}/list", self.list_ready, self.list_step, self.wakeup),
-            Step(f"reflector/{self.name}/watch", self.watch_ready, self.watch_step, self.wakeup),
-            Step(f"reflector/{self.name}/resync", self.resync_ready, self.resync_step, self.wakeup),
+            Step(f"reflector/{self.name}/list", self.list_ready, self.list_step, self.wakeup, delivers=True),
+            Step(f"reflector/{self.name}/watch", self.watch_ready, self.watch_step, self.wakeup, delivers=True),
+            Step(f"reflector/{self.name}/resync", self.resync_ready, self.resync_step, self.wakeup, delivers=True),
         ]
 
     def __repr__(self) -> str:

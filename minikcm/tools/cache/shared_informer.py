@@ -366,9 +366,9 @@ class SharedIndexInformerImpl:
             controller = self.start_locked()
         self.processor.start_without_threads()
         return controller.steps() + [
-            Step(f"informer/{self.name}/synced", self.synced_ready, self.mark_synced),
+            Step(f"informer/{self.name}/synced", self.synced_ready, self.mark_synced, delivers=True),
             Step(f"informer/{self.name}/listeners", self.processor.deliver_ready, self.processor.deliver_step,
-                 self.processor.deliver_wakeup),
+                 self.processor.deliver_wakeup, delivers=True),
         ]
 
     def close_synced_when_done(self, stop: threading.Event) -> None:
@@ -704,12 +704,14 @@ class SharedProcessor:
 
     def deliver_step(self) -> None:
         """No upstream twin. The driver's stand-in for the listener threads: each listener, in registration order,
-        runs its two step bodies once (`pass_on_sync`, then `deliver_one`)."""
+        runs `pass_on_sync` once, then `deliver_one` until its buffer is empty or a raising handler pauses it
+        (a listener thread, too, goes on to the next notification as soon as its handler returns)."""
         with self._lock:
             listeners = list(self.listeners)
         for listener in listeners:
             listener.pass_on_sync()
-            listener.deliver_one()
+            while listener.deliver_one():
+                pass
 
     def should_resync(self) -> bool:
         """Port of sharedProcessor.shouldResync: mark the due listeners (next resync: a period from now); any?"""

@@ -122,6 +122,14 @@ def meta_namespace_key_func(obj: Any) -> Key:
     """
     if isinstance(obj, ExplicitKey):
         return str(obj)
+    meta = getattr(obj, "metadata", None)
+    if meta is not None and not isinstance(obj, dict):  # a model: the same key as below, without the view
+        try:
+            namespace, name = meta.namespace, meta.name
+        except AttributeError:
+            pass
+        else:
+            return namespace + "/" + (name or "") if namespace else name or ""
     return str(object_to_name(obj))
 
 

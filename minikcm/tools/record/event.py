@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from kubernetes.client import CoreV1Event, V1EventSource, V1ObjectMeta, V1ObjectReference
 
 from minikcm.apimachinery import errors, runtime, watch
+from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.field import go_quote
 from minikcm.clock import Clock
 from minikcm.driver import Step
@@ -522,7 +523,7 @@ class SinkRecording:
 
     def record(self, event: CoreV1Event) -> None:
         """Port of the start of recordToSink (event.go): copy, correlate, first try."""
-        event_copy = event.model_copy(deep=True)  # Go: copy first; other watchers share the event
+        event_copy = deep_copy(event)  # Go: copy first; other watchers share the event
         try:
             result = self.correlator.event_correlate(event_copy)
         except ValueError as err:
@@ -675,7 +676,7 @@ class RecorderImpl:
             metadata=V1ObjectMeta(name=generate_event_name(ref.name or "", self.broadcaster.unique_unix_nano(t), self.rng),
                                   namespace=ref.namespace or NAMESPACE_DEFAULT,
                                   annotations=dict(annotations) if annotations else None),
-            involved_object=ref.model_copy(deep=True),
+            involved_object=deep_copy(ref),
             reason=reason, message=message, first_timestamp=t, last_timestamp=t, count=1, type=event_type)
 
     def with_logger(self, log: logging.Logger) -> RecorderImpl:

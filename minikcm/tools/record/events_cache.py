@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from kubernetes.client import CoreV1Event, V1ObjectMeta
 
-from minikcm.apimachinery.convert import to_wire
+from minikcm.apimachinery.convert import deep_copy, to_wire
 from minikcm.clock import Clock, or_real
 from minikcm.util.workqueue.default_rate_limiters import Limiter
 
@@ -315,12 +315,12 @@ class EventAggregator:
                     namespace=new_event.metadata.namespace if new_event.metadata else None),
                 count=1,
                 first_timestamp=now,
-                involved_object=involved.model_copy(deep=True) if involved is not None else None,
+                involved_object=deep_copy(involved) if involved is not None else None,
                 last_timestamp=now,
                 message=self.message_func(new_event),
                 type=new_event.type,
                 reason=new_event.reason,
-                source=source.model_copy(deep=True) if source is not None else None,
+                source=deep_copy(source) if source is not None else None,
             )
             return event_copy, aggregate_key
 
@@ -371,7 +371,7 @@ class EventLogger:
         Example: the third identical "Started" event comes back with count 3 and
         the patch {"count": 3, "lastTimestamp": ..., "message": "Started"}.
         """
-        event = new_event.model_copy(deep=True)  # Go: copies the struct
+        event = deep_copy(new_event)  # Go: copies the struct
         patch: bytes | None = None
         with self._lock:
             last = self.last_event_observation_from_cache(key)
@@ -383,7 +383,7 @@ class EventLogger:
                 event.count = last.count + 1
 
                 # The "before" side: the same event as if never counted nor sent.
-                before = event.model_copy(deep=True)
+                before = deep_copy(event)
                 before.count = None  # Go: 0, left out by omitempty
                 before.last_timestamp = UNIX_EPOCH
                 before.message = None  # Go: "", left out by omitempty
