@@ -26,7 +26,7 @@ numbers are printed, never judged, so a slow machine cannot fail CI.
     python benchmarks/rollout.py                       # N = 250, 500, 1000
     python benchmarks/rollout.py --replicas 1000 2000  # any sizes
     ROLLOUT_REPLICAS=200 python benchmarks/rollout.py  # one size (as before)
-    python benchmarks/rollout.py --json docs/data/rollout_benchmark.json
+    python benchmarks/rollout.py --replicas 250 500 1000 2000 --json docs/data/rollout_benchmark.json
 
 `--json` also writes the table as JSON; the appendix's figure of time per
 replica is drawn from that file, so the page shows a recorded run.

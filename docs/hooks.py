@@ -428,7 +428,7 @@ FIGURES: list[Figure] = [
     Figure("wait-until-timelines", chapter_figure("wait", "draw_until_timelines"), "minikcm demo run wait-backoff --seed 1"),
     Figure("appendix-resource-versions", chapter_figure("appendix", "draw_resource_versions"), "minikcm demo run informer-relist --seed 1"),
     Figure("appendix-rollout-scaling", chapter_figure("appendix", "draw_rollout_scaling"),
-           ".venv/bin/python benchmarks/rollout.py --json docs/data/rollout_benchmark.json"),
+           ".venv/bin/python benchmarks/rollout.py --replicas 250 500 1000 2000 --json docs/data/rollout_benchmark.json"),
 ]
 """Every generated figure. Chapters add theirs here (one line each)."""
 

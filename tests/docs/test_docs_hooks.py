@@ -150,3 +150,19 @@ def test_project_lockfile_pins_mermaid_11(hooks, repo_root):
     package = json.loads((repo_root / "package.json").read_text(encoding="utf-8"))
     assert package["dependencies"]["mermaid"] == hooks.locked_mermaid_version(repo_root)
     assert hooks.locked_mermaid_version(repo_root).startswith("11.")
+
+
+def test_rollout_scaling_figure_plots_the_recorded_benchmark(hooks, repo_root):
+    # The appendix figure is drawn from the JSON that `benchmarks/rollout.py --json` writes: one marker
+    # per size and series, and the sizes as the x labels.
+    record = json.loads((repo_root / "docs" / "data" / "rollout_benchmark.json").read_text(encoding="utf-8"))
+    rows = record["results"]
+    assert rows and all({"replicas", "setup", "elapsed", "writes", "steps", "floor"} <= set(r) for r in rows)
+    assert record["benchmark"] == "benchmarks/rollout.py" and record["date"] and record["machine"]
+    draw = next(f for f in hooks.FIGURES if f.name == "appendix-rollout-scaling").draw
+    for lang in ("en", "zh"):
+        root = ET.fromstring(draw(lang))
+        texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+        for r in rows:
+            assert f"{r['replicas']:g}" in texts
+        assert len(root.findall(".//{http://www.w3.org/2000/svg}path")) >= 3

@@ -67,6 +67,7 @@ from minikcm.tools.cache.index import NAMESPACE_INDEX, Indexer, meta_namespace_i
 from minikcm.tools.cache.listwatch import ListerWatcher
 from minikcm.tools.cache.retry_with_deadline import RetryWithDeadline
 from minikcm.tools.cache.store import meta_accessor, meta_namespace_key_func, new_indexer
+from minikcm.tools.cache.store_base import resource_version_of
 from minikcm.tools.pager.pager import ListPager, extract_list, list_accessor
 
 logger = logging.getLogger(__name__)
@@ -401,7 +402,7 @@ class Reflector:
             runtime.handle_error(None, "Unsupported watch event object gvk", "reflector", self.name)
             return None
         try:
-            resource_version = meta_accessor(obj).resource_version
+            resource_version = resource_version_of(obj)
         except TypeError as err:
             runtime.handle_error(err, "Unable to understand watch event", "reflector", self.name)
             return None

@@ -90,6 +90,7 @@ from minikcm.tools.cache.index import Indexer, Indexers
 from minikcm.tools.cache.listwatch import ListerWatcher
 from minikcm.tools.cache.reflector import WatchErrorHandler, default_reflector_name
 from minikcm.tools.cache.store import KeyFunc, Store, meta_accessor, new_indexer
+from minikcm.tools.cache.store_base import resource_version_of
 from minikcm.tools.cache.synctrack import SingleFileTracker
 
 logger = logging.getLogger(__name__)
@@ -508,7 +509,7 @@ class SharedIndexInformerImpl:
         """Port of sharedIndexInformer.OnUpdate: an unchanged resourceVersion is a resync, for due listeners only."""
         is_sync = False
         try:
-            is_sync = meta_accessor(new_obj).resource_version == meta_accessor(old).resource_version
+            is_sync = resource_version_of(new_obj) == resource_version_of(old)
         except TypeError:  # no metadata: treat as a real update, as upstream does
             pass
         self.processor.distribute(UpdateNotification(old_obj=old, new_obj=new_obj), is_sync)
@@ -747,7 +748,8 @@ class ProcessorListener:
         self.handler_name = name_for_handler(handler)
         self.sync_tracker = SingleFileTracker(f"{has_synced.name()} + event handler {self.handler_name}")
         self.upstream_has_synced = has_synced
-        self._cond = threading.Condition()  # guards pending_notifications and closed
+        self._mutex = threading.Lock()  # guards pending_notifications and closed (entered directly where
+        self._cond = threading.Condition(self._mutex)  # nothing waits: the Condition's own enter is Python code)
         self.pending_notifications: collections.deque[Any] = collections.deque()  # Go: addCh + buffer + nextCh
         self.closed = False  # Go: addCh closed
         self.done = threading.Event()  # Go: done channel, closed when the listener stops
@@ -777,7 +779,7 @@ class ProcessorListener:
         """Port of processorListener.add: buffer a notification (never blocks); count initial adds as started."""
         if isinstance(notification, AddNotification) and notification.is_in_initial_list:
             self.sync_tracker.start()
-        with self._cond:
+        with self._mutex:
             if self.closed:
                 return  # a stopped listener delivers nothing more
             self.pending_notifications.append(notification)
@@ -785,7 +787,7 @@ class ProcessorListener:
 
     def pop(self) -> Any | None:
         """Port of processorListener.pop's hand-off, without its goroutine: the next notification or None."""
-        with self._cond:
+        with self._mutex:
             if self.closed or not self.pending_notifications:
                 return None
             return self.pending_notifications.popleft()
