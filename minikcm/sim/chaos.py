@@ -589,7 +589,7 @@ class Chaos:
 
         def wakeup() -> datetime | None:
             return step.wakeup() if owner.alive and step.wakeup is not None else None
-        return Step(prefix + step.name, ready, step.run, wakeup, step.delivers)
+        return step.renamed(prefix + step.name, ready=ready, wakeup=wakeup)
 
     def drop_steps(self, steps: list[Step]) -> None:
         ids = {id(s) for s in steps}

@@ -262,8 +262,8 @@ class Process:
         """The elector's steps, gated on being alive, their wakeups translated to shared time."""
         def wrap(s: Step) -> Step:
             wakeup = s.wakeup
-            return Step(s.name, lambda: self.alive and s.ready(), s.run,
-                        (lambda: self.slot.clock.to_shared(wakeup())) if wakeup is not None else None, s.delivers)
+            return s.renamed(s.name, ready=lambda: self.alive and s.ready(),
+                             wakeup=(lambda: self.slot.clock.to_shared(wakeup())) if wakeup is not None else None)
         return [wrap(s) for s in self.elector.steps(self.stop, record=self.world.driver.record)]
 
     def on_started_leading(self, stop: threading.Event) -> None:
