@@ -460,7 +460,9 @@ def cmd_chaos_run(args: argparse.Namespace) -> int:
 
         breaker = FirstCallBreak(target.__code__, on_hit, nth=max(args.hit, 1))
         around = breaker.run
-    logging.getLogger("minikcm").addHandler(logging.NullHandler())  # the port's logs would drown the report
+    port_log = logging.getLogger("minikcm")
+    if not any(isinstance(h, logging.NullHandler) for h in port_log.handlers):  # once per process, not per call
+        port_log.addHandler(logging.NullHandler())  # the port's logs would drown the report
     started = time.perf_counter()
     failed = 0
     runs = plan(args.seed, args.runs, args.scenario)

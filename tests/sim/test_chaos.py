@@ -184,6 +184,9 @@ def test_cli_chaos_run_ok(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "ok   recreate seed 1" in out and "ok   recreate seed 2" in out
     assert "2 runs, 0 with violations" in out
+    # A second run in the same process does not stack another handler on the port's logger.
+    assert cli.main(["chaos", "run", "--scenario", "recreate", "--seed", "1", "--runs", "1"]) == 0
+    assert sum(isinstance(h, logging.NullHandler) for h in logging.getLogger("minikcm").handlers) == 1
 
 
 def test_cli_chaos_run_prints_the_replay_command(capsys: pytest.CaptureFixture[str],
