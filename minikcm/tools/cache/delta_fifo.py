@@ -80,7 +80,7 @@ BOOKMARK: DeltaType = "Bookmark"
 """Carries a resource version to the consumer: the Delta's object is a BookmarkInfo (RealFIFO only)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: one is built per watch event
 class Delta:
     """Port of Delta (delta_fifo.go): one change and the object's state after it.
 

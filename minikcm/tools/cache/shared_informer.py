@@ -564,7 +564,7 @@ class SharedIndexInformerDone:
         return self.s.synced
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: one is built per watch event
 class UpdateNotification:
     """Port of updateNotification."""
 
@@ -572,7 +572,7 @@ class UpdateNotification:
     new_obj: Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: one is built per watch event
 class AddNotification:
     """Port of addNotification."""
 
@@ -580,7 +580,7 @@ class AddNotification:
     is_in_initial_list: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: one is built per watch event
 class DeleteNotification:
     """Port of deleteNotification."""
 

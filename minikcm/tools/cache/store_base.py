@@ -69,7 +69,7 @@ TRANSACTION_TYPE_UPDATE: TransactionType = "Update"
 TRANSACTION_TYPE_DELETE: TransactionType = "Delete"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: one is built per watch event
 class Transaction:
     """Port of Transaction (store.go): one write of a batch, an object and what to do with it."""
 

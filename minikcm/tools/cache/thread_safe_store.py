@@ -90,7 +90,7 @@ class ThreadSafeStoreWithTransaction(ThreadSafeStore, Protocol):
     def transaction(self, *txns: ThreadSafeStoreTransaction) -> None: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: one is built per watch event
 class ThreadSafeStoreTransaction:
     """Port of ThreadSafeStoreTransaction: a `Transaction` plus the key it affects.
 
