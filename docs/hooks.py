@@ -14,7 +14,7 @@ alone produces the full site, offline pages included:
    language's file, for example `![...](figures/versions.zh.svg)` on a Chinese page.
 3. `pymdownx.snippets` reads paths relative to the project root, wherever mkdocs
    was started from.
-4. Replays: every scenario in `minikcm.sim.replay.REPLAYS` runs once per seed in
+4. Replays: every scenario in `minikcm.harness.replay.REPLAYS` runs once per seed in
    `SEEDS` under the replay recorder and lands in the site as
    `assets/replay/<scenario>-seed<N>.json` (validated: a trace whose shape the
    widget cannot read fails the build). A chapter page places its widget with
@@ -435,7 +435,7 @@ FIGURES: list[Figure] = [
 
 # ---------------------------------------------------------------------------
 # Replays: every chapter's scenarios as JSON traces the page's widget plays back
-# (minikcm/sim/replay.py writes them; docs/assets/javascripts/replay.js reads them).
+# (minikcm/harness/replay.py writes them; docs/assets/javascripts/replay.js reads them).
 
 REPLAY_DIR = "assets/replay"
 """Where the site serves the traces: `assets/replay/<scenario>-seed<N>.json`."""
@@ -460,7 +460,7 @@ def reference_pages(root: Path) -> dict[str, str]:
 
 def replay_text(root: Path, name: str, seed: int, fingerprint: str) -> str:
     """One trace, exported once per fingerprint and kept on disk between builds, then validated."""
-    from minikcm.sim import replay
+    from minikcm.harness import replay
 
     key = (name, seed, fingerprint)
     if key not in _replays:
@@ -486,7 +486,7 @@ def replay_cache(fingerprint: str) -> Path:
 
 def export_missing_replays(root: Path, wanted: Sequence[tuple[str, int]], fingerprint: str) -> None:
     """Export the traces not cached yet, one process per CPU: each is a whole traced scenario run."""
-    from minikcm.sim import replay
+    from minikcm.harness import replay
 
     missing = [(n, s) for n, s in wanted if (n, s, fingerprint) not in _replays
                and not (replay_cache(fingerprint) / replay.replay_file_name(n, s)).is_file()]
@@ -505,7 +505,7 @@ def export_missing_replays(root: Path, wanted: Sequence[tuple[str, int]], finger
 
 def write_replays(root: Path, out_dir: Path) -> dict[str, Path]:
     """Every chapter's replays for every seed into `out_dir`; return {site path: file}."""
-    from minikcm.sim import replay
+    from minikcm.harness import replay
 
     fingerprint = sources_fingerprint(root)
     wanted = [(name, seed) for names in replay.REPLAYS.values() for name in names for seed in replay.SEEDS]
@@ -522,11 +522,11 @@ def write_replays(root: Path, out_dir: Path) -> dict[str, Path]:
 
 def replay_widget(match: re.Match[str], page_url: str, lang: str) -> str:
     """The placeholder with what replay.js needs: where the traces are, the seeds, the language."""
-    from minikcm.sim import replay
+    from minikcm.harness import replay
 
     name = match["name"]
     if not any(name in names for names in replay.REPLAYS.values()):
-        raise PluginError(f"page {page_url} asks for replay {name!r}, which minikcm.sim.replay.REPLAYS does not build")
+        raise PluginError(f"page {page_url} asks for replay {name!r}, which minikcm.harness.replay.REPLAYS does not build")
     depth = page_url.count("/")
     to_site = "../" * depth
     to_language = "../" * (depth - (0 if lang == LANGUAGES[0] else 1))

@@ -411,7 +411,7 @@ def cmd_exercises_check(args: argparse.Namespace) -> int:
 
 
 def add_chaos_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `minikcm chaos run` (minikcm.sim.chaos): seeded fault-injection runs of the workload scenarios."""
+    """Register `minikcm chaos run` (minikcm.harness.chaos): seeded fault-injection runs of the workload scenarios."""
     chaos = sub.add_parser(
         "chaos", help="replay the workload scenarios under seeded faults and check they converge, losing nothing",
         description="Seeded chaos runs: failed writes, dropped watches, 410s, informer restarts, controller-manager "
@@ -436,7 +436,7 @@ def cmd_chaos_run(args: argparse.Namespace) -> int:
     import logging
     import time
 
-    from minikcm.sim.chaos import CHAOS_SCENARIOS, plan, run_chaos
+    from minikcm.harness.chaos import CHAOS_SCENARIOS, plan, run_chaos
     from minikcm.sim.scenarios.debug import FirstCallBreak, UnknownSymbolError, resolve_symbol
 
     if args.scenario is not None and args.scenario not in CHAOS_SCENARIOS:

@@ -9,7 +9,7 @@ import re
 import pytest
 from mkdocs.exceptions import PluginError
 
-from minikcm.sim import replay
+from minikcm.harness import replay
 
 PAGES = {"p1": "p1-leader-election", "p2": "p2-informers", "p3": "p3-deployment", "p4": "p4-replicaset",
          "p5": "p5-statefulset", "wait": "wait"}

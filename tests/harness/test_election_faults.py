@@ -1,4 +1,4 @@
-"""Tests for minikcm/sim/election_faults.py: seeded leader-election fault schedules (no upstream twin)."""
+"""Tests for minikcm/harness/election_faults.py: seeded leader-election fault schedules (no upstream twin)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim import election_faults as ef
-from minikcm.sim.election_faults import Fault, Schedule, generate, run_schedule
+from minikcm.harness import election_faults as ef
+from minikcm.harness.election_faults import Fault, Schedule, generate, run_schedule
 
 CI_SEEDS = range(1, 31)
 
@@ -28,7 +28,7 @@ def quiet_electors():
 @pytest.mark.parametrize("seed", CI_SEEDS, ids=lambda s: f"seed-{s}")
 def test_schedule_keeps_the_invariants(seed):
     result = run_schedule(generate(seed))
-    replay = f"python -m minikcm.sim.election_faults --schedules 1 --seed {seed} --verbose"
+    replay = f"python -m minikcm.harness.election_faults --schedules 1 --seed {seed} --verbose"
     assert result.violations == [], f"{result.schedule.describe()}\nreplay: {replay}"
     if result.schedule.ratio <= ef.NO_OVERLAP_RATIO:
         assert result.max_overlap == 0.0, "a cut-off leader gives up before anyone may take over"

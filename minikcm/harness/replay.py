@@ -79,7 +79,7 @@ WRITE_METHODS = ("create", "update", "patch", "delete", "delete_collection")
 MAX_FUNCTIONS, MAX_NOTES, NOTE_CHARS = 5, 8, 200
 """Per step: functions kept, trace lines kept, characters per line."""
 
-SKIP_MODULES = ("minikcm.driver", "minikcm.sim.replay", "minikcm.clock", "minikcm.sim.scenarios.base")
+SKIP_MODULES = ("minikcm.driver", "minikcm.harness.replay", "minikcm.clock", "minikcm.sim.scenarios.base")
 """Modules whose functions never name a step's work (scheduling, this recorder, clocks, sampling)."""
 
 TELLING = re.compile(
@@ -539,7 +539,7 @@ def step_run_line() -> int:
     for offset, line in enumerate(lines):
         if line.strip() == "step.run()":
             return first + offset
-    raise RuntimeError("Driver.run_once has no `step.run()` line; minikcm.sim.replay must follow it")
+    raise RuntimeError("Driver.run_once has no `step.run()` line; minikcm.harness.replay must follow it")
 
 
 # ---------------------------------------------------------------------------

@@ -45,9 +45,9 @@ for (retry + renew deadline) of its slow clock, 24 real seconds, while a
 standby whose clock runs at twice the speed takes over after 15 of its own
 seconds, 7.5 real seconds.
 
-Run: `python -m minikcm.sim.election_faults --schedules 1000 --seed 1`.
+Run: `python -m minikcm.harness.election_faults --schedules 1000 --seed 1`.
 Replay one schedule (schedule k of a run with --seed S has seed S+k):
-`python -m minikcm.sim.election_faults --schedules 1 --seed <seed> --verbose`.
+`python -m minikcm.harness.election_faults --schedules 1 --seed <seed> --verbose`.
 
 Start reading at: generate, then World.play, then World.observe.
 """
@@ -533,8 +533,8 @@ def run_schedule(schedule: Schedule) -> Result:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m minikcm.sim.election_faults --schedules N --seed S [--verbose]`: exit 1 on any violation."""
-    parser = argparse.ArgumentParser(prog="python -m minikcm.sim.election_faults", description=__doc__.split("\n")[0])
+    """`python -m minikcm.harness.election_faults --schedules N --seed S [--verbose]`: exit 1 on any violation."""
+    parser = argparse.ArgumentParser(prog="python -m minikcm.harness.election_faults", description=__doc__.split("\n")[0])
     parser.add_argument("--schedules", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true", help="print each schedule and its fault log")
@@ -573,7 +573,7 @@ def run_schedules(args: argparse.Namespace) -> int:
             print(f"VIOLATION {schedule.describe()}")
             for v in result.violations:
                 print(f"  {v}")
-            print(f"  replay: python -m minikcm.sim.election_faults --schedules 1 --seed {schedule.seed} --verbose")
+            print(f"  replay: python -m minikcm.harness.election_faults --schedules 1 --seed {schedule.seed} --verbose")
     elapsed = time.monotonic() - started
     print(f"{args.schedules} schedules (seeds {args.seed}..{args.seed + args.schedules - 1}) in {elapsed:.1f}s: "
           f"{within} within tolerance, {beyond} beyond; violations: {violations}")

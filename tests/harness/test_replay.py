@@ -1,4 +1,4 @@
-"""minikcm.sim.replay: traces are reproducible, leave the run unchanged, validate, and point at the right step."""
+"""minikcm.harness.replay: traces are reproducible, leave the run unchanged, validate, and point at the right step."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import types
 import pytest
 
 from minikcm.driver import Driver
-from minikcm.sim import replay
+from minikcm.harness import replay
 from minikcm.sim.scenarios import get_scenario, run_scenario
 from minikcm.sim.scenarios.debug import FirstCallBreak, resolve_symbol
 

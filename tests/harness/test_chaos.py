@@ -1,4 +1,4 @@
-"""Tests for minikcm.sim.chaos: seeded chaos runs of the workload scenarios, and proof that the harness can fail."""
+"""Tests for minikcm.harness.chaos: seeded chaos runs of the workload scenarios, and proof that the harness can fail."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from minikcm import cli
 from minikcm.apimachinery import errors
 from minikcm.apiserver.server import APIServer
 from minikcm.clock import EPOCH, FakeClock
-from minikcm.sim import chaos
-from minikcm.sim.chaos import (
+from minikcm.harness import chaos
+from minikcm.harness.chaos import (
     CHAOS_SCENARIOS,
     Ack,
     Chaos,
@@ -200,7 +200,7 @@ def test_cli_chaos_run_prints_the_replay_command(capsys: pytest.CaptureFixture[s
 
 def test_cli_chaos_run_break_on_replay(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("p self.who\nc\n"))
-    symbol = "minikcm.sim.chaos.ControllerManager.on_started_leading"
+    symbol = "minikcm.harness.chaos.ControllerManager.on_started_leading"
     assert cli.main(["chaos", "run", "--scenario", "recreate", "--seed", "1", "--runs", "1",
                      "--break", symbol]) == 0
     out = capsys.readouterr().out
@@ -211,7 +211,7 @@ def test_cli_chaos_run_break_on_replay(capsys: pytest.CaptureFixture[str], monke
 
 def test_cli_chaos_run_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["chaos", "run", "--scenario", "leader-failover"]) == 2
-    assert cli.main(["chaos", "run", "--runs", "2", "--break", "minikcm.sim.chaos.run_chaos"]) == 2
+    assert cli.main(["chaos", "run", "--runs", "2", "--break", "minikcm.harness.chaos.run_chaos"]) == 2
     assert "no chaos scenario" in capsys.readouterr().err
 
 
