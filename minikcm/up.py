@@ -80,7 +80,8 @@ from minikcm.cmd.controller_manager import (
 from minikcm.cmd.controller_manager.config import CompletedConfig
 from minikcm.cmd.options import KubeControllerManagerOptions, new_kube_controller_manager_options
 from minikcm.informers import new_shared_informer_factory_with_options
-from minikcm.sim.kubelet import KubeletConfig, new_kubelet
+from minikcm.sim.kubelet import KubeletConfig, host_ip_of, new_kubelet, pod_cidr_prefix
+from minikcm.sim.node_status import NodeStatusConfig, NodeStatusManager
 from minikcm.sim.volume_binder import VolumeBinderConfig, new_volume_binder
 
 if TYPE_CHECKING:
@@ -202,6 +203,7 @@ class Up:
         self.sim_stop = threading.Event()  # ends the kubelet, the binder and their informers
         self.api_steps_stop = threading.Event()  # ends the API server's step loop
         self.sim_factory: SharedInformerFactory | None = None  # the kubelet's and binder's informers
+        self.nodes: NodeStatusManager | None = None  # the simulated nodes' registration and heartbeats
         self.threads: dict[str, threading.Thread] = {}  # part -> its thread, in start order
 
     def __repr__(self) -> str:
@@ -261,10 +263,16 @@ class Up:
         factory = new_shared_informer_factory_with_options(client, 0, clock=self.clock)  # real clock: threads
         self.sim_factory = factory
         kubelet = new_kubelet(client, factory.core().v1().pods(), config=self.kubelet_config, clock=self.clock)
+        nodes = NodeStatusManager(client, self.clock, kubelet.node_names, host_ip_of=host_ip_of,
+                                  pod_cidr_of=lambda i: f"{pod_cidr_prefix(i)}.0/24",
+                                  config=NodeStatusConfig(max_pods=self.kubelet_config.max_pods))
+        nodes.attach(kubelet, factory.core().v1().nodes())
+        self.nodes = nodes
         binder = new_volume_binder(client, factory.core().v1().persistent_volume_claims(),
                                    config=VolumeBinderConfig(bind_delay=self.volume_bind_delay),
                                    clock=self.clock)
         factory.start(self.sim_stop)
+        self.start_thread("kubelet/node-status", nodes.run, self.sim_stop)
         self.start_thread("kubelet", kubelet.run, self.sim_stop)
         self.start_thread("volume-binder", binder.run, self.sim_stop)
 
@@ -327,7 +335,7 @@ class Up:
         if close is not None:
             close()  # the REST client's connection pool
         self.sim_stop.set()
-        stuck += self.join("kubelet") + self.join("volume-binder")
+        stuck += self.join("kubelet") + self.join("kubelet/node-status") + self.join("volume-binder")
         if self.sim_factory is not None:
             stuck += self.join_call("sim-informers", self.sim_factory.shutdown)
         if self.handle is not None:

@@ -147,6 +147,7 @@ RESOURCES: dict[str, ResourceInfo] = {
     for info in (
         _info("", "namespaces", "Namespace", False, k8s.V1Namespace, k8s.V1NamespaceList,
               ("ns",), (), ("status",)),
+        _info("", "nodes", "Node", False, k8s.V1Node, k8s.V1NodeList, ("no",), (), ("status",)),
         _info("", "pods", "Pod", True, k8s.V1Pod, k8s.V1PodList, ("po",), ("all",), ("status",)),
         _info("", "events", "Event", True, k8s.CoreV1Event, k8s.CoreV1EventList, ("ev",)),
         _info("", "persistentvolumeclaims", "PersistentVolumeClaim", True,

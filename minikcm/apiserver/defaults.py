@@ -63,6 +63,8 @@ def default_object(resource: str, obj: dict[str, Any]) -> None:
             set_object_defaults_service(obj)
         case "namespaces":
             set_object_defaults_namespace(obj)
+        case "nodes":
+            set_defaults_node_status(obj)
         case _:
             pass  # no SetDefaults_X upstream for events, leases, controllerrevisions
 
@@ -466,3 +468,10 @@ def set_object_defaults_persistent_volume_claim(obj: dict[str, Any]) -> None:
     """Mirrors SetObjectDefaults_PersistentVolumeClaim (also used for StatefulSet claim templates)."""
     set_defaults_persistent_volume_claim(obj)
     set_defaults_persistent_volume_claim_spec(_sub(obj, "spec"))
+
+
+def set_defaults_node_status(node: dict[str, Any]) -> None:
+    """Port of SetDefaults_NodeStatus (pkg/apis/core/v1/defaults.go): allocatable defaults to capacity."""
+    status = node.get("status")
+    if isinstance(status, dict) and status.get("allocatable") is None and status.get("capacity") is not None:
+        status["allocatable"] = dict(status["capacity"])

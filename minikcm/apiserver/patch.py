@@ -110,6 +110,8 @@ PATCH_META_BY_KIND: dict[str, dict[str, PatchMeta]] = {
         "status.conditions": PatchMeta(_MERGE, "type"),
     },
     "Namespace": {**object_meta_patch_meta("metadata"), "status.conditions": PatchMeta(_MERGE, "type")},
+    "Node": {**object_meta_patch_meta("metadata"), "status.conditions": PatchMeta(_MERGE, "type"),
+             "status.addresses": PatchMeta(_MERGE, "type")},
     "Event": object_meta_patch_meta("metadata"),
     "Lease": object_meta_patch_meta("metadata"),
     "Scale": object_meta_patch_meta("metadata"),
@@ -125,6 +127,7 @@ _KIND_BY_RESOURCE = {
     "persistentvolumeclaims": "PersistentVolumeClaim",
     "services": "Service",
     "namespaces": "Namespace",
+    "nodes": "Node",
     "events": "Event",
     "leases": "Lease",
 }

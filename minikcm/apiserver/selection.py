@@ -63,6 +63,10 @@ def _namespace_fields(obj: dict[str, Any]) -> dict[str, str]:
     return {"status.phase": (obj.get("status") or {}).get("phase") or ""}
 
 
+def _node_fields(obj: dict[str, Any]) -> dict[str, str]:
+    return {"spec.unschedulable": "true" if (obj.get("spec") or {}).get("unschedulable") else "false"}
+
+
 def _replica_set_fields(obj: dict[str, Any]) -> dict[str, str]:
     return {"status.replicas": str((obj.get("status") or {}).get("replicas") or 0)}
 
@@ -76,6 +80,7 @@ SELECTABLE_FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, str]]] = {
     "pods": _pod_fields,
     "events": _event_fields,
     "namespaces": _namespace_fields,
+    "nodes": _node_fields,
     "replicasets": _replica_set_fields,
     "services": _service_fields,
 }

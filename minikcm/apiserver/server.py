@@ -33,7 +33,7 @@ from typing import Any
 from minikcm.apimachinery import errors, types, wait
 from minikcm.apimachinery.watch import Interface as WatchInterface
 from minikcm.apimachinery.schema import RESOURCES, GroupResource, ResourceInfo, resource_for_kind
-from minikcm.apiserver import patcher, resource_rest
+from minikcm.apiserver import eviction, patcher, resource_rest
 from minikcm.apiserver.cacher import DEFAULT_WATCHER_BUFFER, start_watch
 from minikcm.apiserver.deletion import DeleteRequest
 from minikcm.apiserver.namespace import NamespaceLifecycle
@@ -123,13 +123,17 @@ class APIServer:
                subresource: str | None = None, dry_run: bool = False) -> dict[str, Any]:
         """Create `obj`; returns it as stored (uid, resourceVersion, defaults filled).
 
-        The one creatable subresource is `pods/binding` (a Binding body naming the
-        pod and its node), which is how a scheduler assigns a pod.
+        The creatable subresources are `pods/binding` (a Binding body naming the
+        pod and its node), which is how a scheduler assigns a pod, and
+        `pods/eviction` (a policy/v1 Eviction: how `kubectl drain` removes pods).
         """
         info = _info(resource)
         if resource == "pods" and subresource == "binding":
             return resource_rest.bind_pod(self.registry, self._namespace(info, namespace, obj), obj,
                                           bool(dry_run))
+        if resource == "pods" and subresource == "eviction":
+            return eviction.evict_pod(self.registry, self._namespace(info, namespace, obj),
+                                      (obj.get("metadata") or {}).get("name", ""), obj, bool(dry_run))
         if subresource is not None:
             raise errors.new_method_not_supported(
                 GroupResource(info.group, f"{resource}/{subresource}"), "create")

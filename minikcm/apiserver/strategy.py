@@ -63,6 +63,7 @@ class Strategy:
 
 STRATEGIES: dict[str, Strategy] = {s.resource: s for s in (
     Strategy("namespaces", has_status=True, return_deleted_object=True),
+    Strategy("nodes", has_status=True),  # create takes the status as given (nodes register with it)
     Strategy("pods", tracks_generation=True, has_status=True, graceful_delete=True,
              return_deleted_object=True),
     Strategy("events", allow_create_on_update=True),

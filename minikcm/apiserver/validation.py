@@ -58,6 +58,7 @@ from minikcm.apiserver.core_validation import (
     validate_service,
     validate_service_update,
 )
+from minikcm.apiserver.node_validation import validate_node, validate_node_update
 
 
 def validate_object(resource: str, obj: dict[str, Any]) -> list[field.Error]:
@@ -83,6 +84,8 @@ def validate_object(resource: str, obj: dict[str, Any]) -> list[field.Error]:
             return validate_event_create(obj)
         case "leases":
             return validate_lease(obj)
+        case "nodes":
+            return validate_node(obj)
     return ErrorList()
 
 
@@ -122,6 +125,8 @@ def validate_object_update(resource: str, new: dict[str, Any], old: dict[str, An
             return validate_event_update(new, old)
         case "leases":
             return validate_lease_update(new, old)
+        case "nodes":
+            return ErrorList(validate_node(new) + validate_node_update(new, old))
     return ErrorList()
 
 
@@ -138,6 +143,8 @@ def validate_status_update(resource: str, new: dict[str, Any], old: dict[str, An
             return validate_stateful_set_status_update(new, old)
         case "namespaces":
             return validate_namespace_status_update(new, old)
+        case "nodes":
+            return validate_node_update(new, old)
     return validate_object_meta_update(new.get("metadata"), old.get("metadata"), new_path("metadata"))
 
 

@@ -35,6 +35,8 @@ from kubernetes.client import (
     CoreV1Event,
     CoreV1EventList,
     V1Binding,
+    V1Node,
+    V1NodeList,
     V1ControllerRevision,
     V1ControllerRevisionList,
     V1Deployment,
@@ -154,6 +156,10 @@ class NamespaceInterface(ResourceInterface[V1Namespace, V1NamespaceList],
     """Port of NamespaceInterface (kubernetes/typed/core/v1/namespace.go)."""
 
 
+class NodeInterface(ResourceInterface[V1Node, V1NodeList], StatusInterface[V1Node], Protocol):
+    """Port of NodeInterface (kubernetes/typed/core/v1/node.go)."""
+
+
 class PodExpansion(Protocol):
     """Port of PodExpansion (kubernetes/typed/core/v1/pod_expansion.go), the part a scheduler uses."""
 
@@ -215,6 +221,8 @@ class CoreV1Interface(Protocol):
 
     def namespaces(self) -> NamespaceInterface:
         """Port of CoreV1Interface.Namespaces (kubernetes/typed/core/v1/core_client.go)."""
+    def nodes(self) -> NodeInterface:
+        """Port of CoreV1Interface.Nodes (kubernetes/typed/core/v1/core_client.go)."""
     def pods(self, namespace: str) -> PodInterface:
         """Port of CoreV1Interface.Pods (kubernetes/typed/core/v1/core_client.go)."""
     def events(self, namespace: str) -> EventInterface:

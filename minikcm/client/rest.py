@@ -123,6 +123,9 @@ METHODS: dict[str, Methods] = {
         C, C.create_namespace, C.read_namespace, C.list_namespace, None, C.replace_namespace,
         C.patch_namespace, C.delete_namespace, None,
         C.replace_namespace_status, C.patch_namespace_status),
+    "nodes": Methods(
+        C, C.create_node, C.read_node, C.list_node, None, C.replace_node, C.patch_node, C.delete_node,
+        C.delete_collection_node, C.replace_node_status, C.patch_node_status),
     "pods": Methods(
         C, C.create_namespaced_pod, C.read_namespaced_pod, C.list_namespaced_pod,
         C.list_pod_for_all_namespaces, C.replace_namespaced_pod, C.patch_namespaced_pod,

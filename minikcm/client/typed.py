@@ -310,6 +310,9 @@ class CoreV1Client:
     def namespaces(self) -> interface.NamespaceInterface:
         return TypedClientWithStatus(self.clientset, "namespaces", "")
 
+    def nodes(self) -> interface.NodeInterface:
+        return TypedClientWithStatus(self.clientset, "nodes", "")
+
     def pods(self, namespace: str) -> interface.PodInterface:
         return PodClient(self.clientset, "pods", namespace)
 

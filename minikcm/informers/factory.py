@@ -49,6 +49,7 @@ from kubernetes.client import (
     V1Deployment,
     V1Lease,
     V1Namespace,
+    V1Node,
     V1PersistentVolumeClaim,
     V1Pod,
     V1ReplicaSet,
@@ -144,6 +145,11 @@ def core_v1_namespaces(client: Interface, namespace: str) -> ResourceClient:
     return client.core_v1().namespaces()  # cluster-scoped: the namespace is ignored
 
 
+def core_v1_nodes(client: Interface, namespace: str) -> ResourceClient:
+    """No upstream twin. `client.core_v1().nodes()`: the typed client the generated informer calls."""
+    return client.core_v1().nodes()  # cluster-scoped: the namespace is ignored
+
+
 def coordination_v1_leases(client: Interface, namespace: str) -> ResourceClient:
     """No upstream twin. `client.coordination_v1().leases(namespace)`: the typed client the generated informer calls."""
     return client.coordination_v1().leases(namespace)
@@ -171,6 +177,7 @@ PERSISTENT_VOLUME_CLAIMS = Kind(V1PersistentVolumeClaim, core_v1_persistent_volu
                                 listers.new_persistent_volume_claim_lister)
 EVENTS = Kind(CoreV1Event, core_v1_events, listers.new_event_lister)
 NAMESPACES = Kind(V1Namespace, core_v1_namespaces, listers.new_namespace_lister)
+NODES = Kind(V1Node, core_v1_nodes, listers.new_node_lister)
 LEASES = Kind(V1Lease, coordination_v1_leases, listers.new_lease_lister)
 
 
@@ -288,6 +295,10 @@ class Group:
     def namespaces(self) -> ResourceInformer[listers.NamespaceLister]:
         """Port of version.Namespaces (informers/core/v1/interface.go)."""
         return self.for_kind(NAMESPACES)
+
+    def nodes(self) -> ResourceInformer[listers.NodeLister]:
+        """Port of version.Nodes (informers/core/v1/interface.go)."""
+        return self.for_kind(NODES)
 
     # coordination/v1
     def leases(self) -> ResourceInformer[listers.LeaseLister]:

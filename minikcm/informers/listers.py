@@ -35,6 +35,7 @@ from kubernetes.client import (
     V1Deployment,
     V1Lease,
     V1Namespace,
+    V1Node,
     V1PersistentVolumeClaim,
     V1Pod,
     V1ReplicaSet,
@@ -266,6 +267,15 @@ class NamespaceLister(ResourceIndexer[V1Namespace]):
 def new_namespace_lister(indexer: Indexer) -> NamespaceLister:
     """Port of NewNamespaceLister (listers/core/v1/namespace.go)."""
     return NamespaceLister(indexer, GroupResource("", "namespace"))
+
+
+class NodeLister(ResourceIndexer[V1Node]):
+    """Port of NodeLister and nodeLister (listers/core/v1/node.go): cluster-scoped, list and get."""
+
+
+def new_node_lister(indexer: Indexer) -> NodeLister:
+    """Port of NewNodeLister (listers/core/v1/node.go)."""
+    return NodeLister(indexer, GroupResource("", "node"))
 
 
 class EventLister(ResourceIndexer[CoreV1Event]):

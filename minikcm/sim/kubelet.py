@@ -51,7 +51,11 @@ default of 110): a pod that fits on no node stays Pending with PodScheduled=Fals
 backoff, until a pod leaves a node (`retry_unschedulable`). Each node's pod
 range is its own /24, which always has room for max_pods addresses.
 
-Not simulated: nodes as API objects, resource fits beyond the pod count, probes,
+Nodes as API objects (registration, leases, status) are minikcm.sim.node_status,
+which `minikcm up` attaches: placement then skips cordoned nodes and
+NoSchedule/NoExecute taints the pod does not tolerate (`node_filter`).
+
+Not simulated: resource fits beyond the pod count, probes,
 init containers, the kubelet's own events, terminated phases (Succeeded/Failed), the kubelet's own pod status
 cache and graceful container shutdown.
 """
@@ -63,6 +67,8 @@ import logging
 import random
 import re
 import threading
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -93,6 +99,7 @@ from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import PodLister
 from minikcm.driver import Step
 from minikcm.sim.keyworker import KeyWorker
+from minikcm.sim.node_status import TOO_MANY_PODS, fit_error_message
 from minikcm.tools.cache.store import split_meta_namespace_key
 from minikcm.util.workqueue.rate_limiting_queue import RateLimitingType
 
@@ -278,6 +285,9 @@ class Kubelet:
         """Node -> keys of the pods bound to it: what the scheduler counts against max_pods."""
         self.pod_node: dict[str, str] = {}
         """Pod key -> the node it is bound to (the reverse of node_pods)."""
+        self.node_filter: Callable[[V1Pod, str], str] | None = None
+        """Why a node cannot take a pod ("" when it can): set by node_status.NodeStatusManager.attach
+        so that placement honours cordons and taints; None: every node takes every pod."""
         self.unschedulable: dict[str, None] = {}
         """Keys of pods that fit on no node, oldest first (a dict keeps order): retried when room frees."""
         self.records: dict[str, PodRecord] = {}
@@ -361,7 +371,7 @@ class Kubelet:
         if due > now:
             self.queue.add_after(key, (due - now).total_seconds())
             return
-        node = self.pick_node()
+        node = self.pick_node(pod)
         if node is None:
             self.mark_unschedulable(key, pod, now)
             return
@@ -380,14 +390,15 @@ class Kubelet:
         self.unschedulable.pop(key, None)
         log.debug("kubelet: bound pod %s to %s", key, node)
 
-    def pick_node(self) -> str | None:
-        """The node the next pod goes to, skipping nodes that hold max_pods already; None when all are full.
+    def pick_node(self, pod: V1Pod | None = None) -> str | None:
+        """The node the next pod goes to, skipping nodes that hold max_pods already or that the
+        node filter refuses (cordoned, untolerated taint); None when no node fits.
 
         Round-robin placement walks on from where the last pod went; random
-        placement draws among the nodes with room. While no node is full both
+        placement draws among the nodes that fit. While every node fits both
         choose exactly as they would with no limit, so small runs repeat.
         """
-        with_room = [n for n in self.node_names if len(self.node_pods[n]) < self.config.max_pods]
+        with_room = [n for n in self.node_names if not self.fit_failure(pod, n)]
         if not with_room:
             return None
         if self.config.placement == "random":
@@ -395,10 +406,18 @@ class Kubelet:
         for offset in range(len(self.node_names)):
             index = (self.next_node + offset) % len(self.node_names)
             node = self.node_names[index]
-            if len(self.node_pods[node]) < self.config.max_pods:
+            if node in with_room:
                 self.next_node = index + 1
                 return node
         return None  # not reached: with_room was not empty
+
+    def fit_failure(self, pod: V1Pod | None, node: str) -> str:
+        """Why `node` cannot take `pod` now ("" when it can): full, or refused by the node filter."""
+        if len(self.node_pods[node]) >= self.config.max_pods:
+            return TOO_MANY_PODS
+        if self.node_filter is not None and pod is not None:
+            return self.node_filter(pod, node)
+        return ""
 
     def place(self, key: str, node: str) -> None:
         """Count pod `key` against `node` (idempotent; moves it when it was counted elsewhere)."""
@@ -420,9 +439,8 @@ class Kubelet:
         for c in (pod.status.conditions if pod.status else None) or []:
             if c.type == "PodScheduled" and c.status == "False" and c.reason == "Unschedulable":
                 return  # said already
-        total = len(self.node_names)
-        message = (f"0/{total} nodes are available: {total} Too many pods. preemption: 0/{total} nodes are "
-                   f"available: {total} No preemption victims found for incoming pod.")
+        reasons = Counter(self.fit_failure(pod, n) for n in self.node_names)
+        message = fit_error_message(len(self.node_names), dict(reasons))
         updated = deep_copy(pod)
         status = updated.status or V1PodStatus()
         status.phase = "Pending"
@@ -431,8 +449,7 @@ class Kubelet:
                            last_transition_time=now)]
         updated.status = status
         self.client.core_v1().pods(pod.metadata.namespace or "").update_status(updated, UpdateOptions())
-        log.info("kubelet: pod %s fits on no node (%d nodes of %d pods each are full); it stays Pending",
-                 key, total, self.config.max_pods)
+        log.info("kubelet: pod %s fits on no node (%s); it stays Pending", key, message)
         self.report_failed_scheduling(pod, message, now)
 
     def report_failed_scheduling(self, pod: V1Pod, message: str, now: datetime) -> None:

@@ -248,6 +248,54 @@ def test_controller_manager_lease_has_a_holder(up):
     assert holder in up.kubectl("get", "lease", "-n", "kube-system").stdout
 
 
+# --- Nodes: get, describe, leases, cordon, drain; where the simulation stops --------------------
+
+
+def test_get_nodes_shows_ready_nodes_with_their_version(up):
+    header, *rows = [line.split() for line in up.kubectl("get", "nodes").stdout.strip().splitlines()]
+    assert header == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+    assert len(rows) == 32 and all(row[1] == "Ready" and row[4] == "v1.36.3" for row in rows)
+
+
+def test_node_leases_renew(up):
+    first = up.get_json("lease", "sim-node-0", "-n", "kube-node-lease")
+    assert first["spec"]["holderIdentity"] == "sim-node-0" and first["spec"]["leaseDurationSeconds"] == 40
+    assert len(up.get_json("lease", "-n", "kube-node-lease")["items"]) == 32
+    up.eventually("a lease renewal (every 10s)", lambda: up.get_json(
+        "lease", "sim-node-0", "-n", "kube-node-lease")["spec"]["renewTime"] != first["spec"]["renewTime"],
+        timeout=15)
+
+
+def test_describe_node_lists_its_pods(up):
+    pod = ready_pods(up, "app=web")[0]
+    out = up.kubectl("describe", "node", pod["spec"]["nodeName"]).stdout
+    assert "kubelet is posting ready status" in out and "Allocated resources:" in out
+    assert pod["metadata"]["name"] in out.split("Non-terminated Pods:")[1]
+
+
+def test_cordon_then_drain_moves_the_pods_elsewhere(up):
+    node = ready_pods(up, "app=web")[0]["spec"]["nodeName"]
+    assert up.kubectl("cordon", node).stdout.strip() == f"node/{node} cordoned"
+    assert "Ready,SchedulingDisabled" in up.kubectl("get", "node", node).stdout
+    out = up.kubectl("drain", node, "--timeout=60s").stdout
+    assert "evicted" in out and f"node/{node} drained" in out
+    up.eventually("5 ready pods, none on the drained node", lambda: (
+        len(pods := ready_pods(up, "app=web")) == 5 and all(p["spec"]["nodeName"] != node for p in pods)))
+    assert up.kubectl("uncordon", node).stdout.strip() == f"node/{node} uncordoned"
+
+
+@pytest.mark.parametrize("args, words", [
+    (("logs", "{pod}"), "has no container logs"),
+    (("logs", "deployment/web"), "has no container logs"),
+    (("exec", "{pod}", "--", "ls"), "cannot run commands"),
+    (("top", "pods"), "Metrics API not available"),
+])
+def test_logs_exec_and_top_say_why(up, args, words):
+    pod = ready_pods(up, "app=web")[0]["metadata"]["name"]
+    result = up.kubectl(*(a.format(pod=pod) for a in args), check=False)
+    assert result.returncode != 0 and words in result.stderr, result.stderr
+
+
 def test_foreground_delete_removes_replica_sets_and_pods_first(up):
     result = up.kubectl("delete", "deployment", "web", "--cascade=foreground")
     assert result.stdout.strip() == 'deployment.apps "web" deleted'

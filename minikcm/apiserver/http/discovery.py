@@ -42,6 +42,11 @@ AGGREGATED_V2BETA1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGro
 SUBRESOURCE_KINDS: dict[str, tuple[str, str, str]] = {
     "scale": ("autoscaling", "v1", "Scale"),
     "binding": ("", "v1", "Binding"),
+    "eviction": ("policy", "v1", "Eviction"),
+    "log": ("", "v1", "Pod"),
+    "exec": ("", "v1", "PodExecOptions"),
+    "attach": ("", "v1", "PodAttachOptions"),
+    "portforward": ("", "v1", "PodPortForwardOptions"),
 }
 """Subresources whose body is another kind (group, version, kind); `status` is the resource's own."""
 
@@ -49,6 +54,12 @@ SUBRESOURCE_VERBS: dict[str, tuple[str, ...]] = {
     "scale": ("get", "patch", "update"),
     "status": ("get", "patch", "update"),
     "binding": ("create",),
+    "eviction": ("create",),
+    "log": ("get",),
+    "exec": ("create", "get"),
+    "attach": ("create", "get"),
+    "portforward": ("create", "get"),
+    "proxy": ("create", "delete", "get", "patch", "update"),
 }
 
 

@@ -8,7 +8,7 @@ the media type the client asked for. `RESTHandler.handle` does the same over
 `minikcm.apiserver.http.routes`:
 
     GET    collection  list, or watch (?watch=1)     object  get (also /status, /scale)
-    POST   collection  create                        pods/{name}/binding
+    POST   collection  create                        pods/{name}/binding, pods/{name}/eviction
     PUT    object      update (also /status, /scale)
     PATCH  object      the four patch types (also /status, /scale)
     DELETE collection  deletecollection              object  delete (DeleteOptions body or query)
@@ -47,11 +47,14 @@ from minikcm.apimachinery import errors, field, meta, types
 from minikcm.apimachinery.schema import GroupKind, GroupResource
 from minikcm.apimachinery.watch import BOOKMARK, ERROR, Event, Interface as WatchInterface
 from minikcm.apiserver import patcher
-from minikcm.apiserver.http import decode, discovery, fieldvalidation, openapi, protobuf, routes, tables
+from minikcm.apiserver.http import decode, discovery, fieldvalidation, openapi, protobuf, routes, tables, unserved
 from minikcm.apiserver.http.routes import Endpoint, ResourceRequest
 from minikcm.apiserver.server import APIServer
 
 log = logging.getLogger(__name__)
+
+CREATE_ONLY = ("binding", "eviction")
+"""Pod subresources that only take a POST (BindingREST, EvictionREST)."""
 
 JSON = "application/json"
 YAML = "application/yaml"
@@ -293,21 +296,24 @@ class RESTHandler:
         gr = info.group_resource()
         if req.legacy_watch and method != "GET":
             raise method_not_allowed()
+        if req.subresource in routes.UNSERVED_SUBRESOURCES and req.name is not None:
+            self.api.get(req.resource, req.namespace, req.name)  # a missing object stays a 404
+            raise unserved.simulation_stops(req)
         if method in ("GET", "HEAD"):
             if req.subresource is None and (req.legacy_watch or parse_bool(request, "watch")):
                 return self.watch(req, request)
             if req.name is None:
                 return self.list(req, request)
-            if req.subresource == "binding":
+            if req.subresource in CREATE_ONLY:
                 raise method_not_allowed(gr, "get")
             return self.get(req, request)
         if method == "POST":
             if req.name is None and (not info.namespaced or req.namespace is not None):
                 return self.create(req, request)
-            if req.subresource == "binding":
+            if req.subresource in CREATE_ONLY:
                 return self.create(req, request)
             raise method_not_allowed(gr, "create")
-        if req.name is None or req.subresource == "binding":
+        if req.name is None or req.subresource in CREATE_ONLY:
             if method == "DELETE" and (not info.namespaced or req.namespace is not None):
                 return self.delete_collection(req, request)
             raise method_not_allowed(gr, {"PUT": "update", "PATCH": "patch"}.get(method, "delete"))
@@ -325,6 +331,8 @@ class RESTHandler:
             return "V1Scale", "Scale", "v1"
         if req.subresource == "binding":
             return "V1Binding", "Binding", "v1"
+        if req.subresource == "eviction":
+            return "V1Eviction", "Eviction", "v1"
         return req.info.model.__name__, req.info.kind, req.info.version
 
     def reply(self, code: int, obj: Any, target: Target, resource: str, warnings: list[str] | None = None,
@@ -422,6 +430,8 @@ class RESTHandler:
         obj = checked.value
         if req.subresource == "binding":
             check_name(obj, req.name or "")
+        if req.subresource == "eviction" and (obj.get("metadata") or {}).get("name", "") != req.name:
+            raise errors.new_bad_request("name in URL does not match name in Eviction object")
         result = self.api.create(req.resource, req.namespace, obj, subresource=req.subresource,
                                  dry_run=dry_run)
         return self.reply(201, result, target, req.resource, checked.warnings)

@@ -38,10 +38,10 @@ from typing import Any
 from minikcm.apimachinery.schema import ResourceInfo
 from minikcm.apiserver.http import schemas
 from minikcm.apiserver.http.discovery import GIT_VERSION, SUBRESOURCE_KINDS, resources_in
-from minikcm.apiserver.http.routes import openapi_group_version_paths, subresources_of
+from minikcm.apiserver.http.routes import UNSERVED_SUBRESOURCES, openapi_group_version_paths, subresources_of
 from minikcm.apiserver.http.schemas import FieldType
 
-EXTRA_MODELS = ("V1Scale", "V1Status", "V1DeleteOptions", "V1Binding")
+EXTRA_MODELS = ("V1Scale", "V1Status", "V1DeleteOptions", "V1Binding", "V1Eviction")
 """Models every document includes besides the kinds of its group version."""
 
 _QUERY = {
@@ -132,10 +132,12 @@ def _resource_paths(info: ResourceInfo, base: str) -> dict[str, dict[str, Any]]:
             "get": _operation("list", f"list{info.kind}ForAllNamespaces", gvk, list_model),
             "parameters": []}
     for sub in subresources_of(info):
+        if sub in UNSERVED_SUBRESOURCES:
+            continue  # no objects: they answer why the simulation stops there
         sub_gvk = SUBRESOURCE_KINDS.get(sub, gvk)
-        sub_model = {"scale": "V1Scale", "binding": "V1Binding"}.get(sub, model)
+        sub_model = {"scale": "V1Scale", "binding": "V1Binding", "eviction": "V1Eviction"}.get(sub, model)
         title = f"{scope}{info.kind}{sub.capitalize()}"
-        if sub == "binding":
+        if sub in ("binding", "eviction"):
             ops = {"post": _operation("post", f"create{title}", sub_gvk, sub_model)}
         else:
             ops = {"get": _operation("get", f"read{title}", sub_gvk, sub_model),

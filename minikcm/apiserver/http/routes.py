@@ -28,8 +28,17 @@ from urllib.parse import unquote
 from minikcm.apimachinery import errors
 from minikcm.apimachinery.schema import RESOURCES, GroupResource, ResourceInfo
 
-EXTRA_SUBRESOURCES: dict[str, tuple[str, ...]] = {"pods": ("binding",)}
-"""Subresources served beyond ResourceInfo.subresources (pods/binding is create-only)."""
+EXTRA_SUBRESOURCES: dict[str, tuple[str, ...]] = {
+    "pods": ("binding", "eviction", "log", "exec", "attach", "portforward", "proxy"),
+    "nodes": ("proxy",),
+    "services": ("proxy",),
+}
+"""Subresources served beyond ResourceInfo.subresources: pods/binding and pods/eviction are
+create-only; log, exec, attach, portforward and proxy exist in discovery as upstream, and answer
+with the reason the simulation cannot serve them (minikcm.apiserver.http.unserved)."""
+
+UNSERVED_SUBRESOURCES = ("log", "exec", "attach", "portforward", "proxy")
+"""Subresources that need a real kubelet or a real network: served only as a clear error."""
 
 NAMESPACE_SUBRESOURCES = ("status",)
 """Subresources of a namespace, which the `namespaces/{name}/...` reading must recognise."""

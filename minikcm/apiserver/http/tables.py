@@ -177,6 +177,12 @@ COLUMNS: dict[str, list[dict[str, Any]]] = {
                                _col("Access Modes"), _col("StorageClass"),
                                _col("VolumeAttributesClass"), AGE, _col("VolumeMode", priority=1)],
     "namespaces": [NAME, _col("Status", description="The status of the namespace"), AGE],
+    "nodes": [NAME, _col("Status", description="The status of the node"),
+              _col("Roles", description="The roles of the node"), AGE,
+              _col("Version", description="Kubelet Version reported by the node."),
+              _col("Internal-IP", priority=1), _col("External-IP", priority=1),
+              _col("OS-Image", priority=1), _col("Kernel-Version", priority=1),
+              _col("Container-Runtime", priority=1)],
     "services": [NAME, _col("Type"), _col("Cluster-IP"), _col("External-IP"), _col("Port(s)"), AGE,
                  _col("Selector", priority=1)],
 }
@@ -402,6 +408,50 @@ def print_namespace(obj: dict[str, Any], now: datetime) -> Row:
             _age(obj, now)]
 
 
+NODE_ROLE_PREFIX = "node-role.kubernetes.io/"
+NODE_ROLE_LABEL = "kubernetes.io/role"
+
+
+def find_node_roles(node: dict[str, Any]) -> list[str]:
+    """Port of findNodeRoles (pkg/printers/internalversion/printers.go): role labels, sorted."""
+    roles = set()
+    for key, value in (_get(node, "metadata", "labels") or {}).items():
+        if key.startswith(NODE_ROLE_PREFIX) and key[len(NODE_ROLE_PREFIX):]:
+            roles.add(key[len(NODE_ROLE_PREFIX):])
+        elif key == NODE_ROLE_LABEL and value:
+            roles.add(value)
+    return sorted(roles)
+
+
+def _node_address(node: dict[str, Any], kind: str) -> str:
+    for address in _get(node, "status", "addresses") or []:
+        if address.get("type") == kind:
+            return address.get("address") or ""
+    return "<none>"
+
+
+def print_node(obj: dict[str, Any], now: datetime) -> Row:
+    """Port of printNode (pkg/printers/internalversion/printers.go).
+
+    STATUS is Ready, NotReady or Unknown (no Ready condition), plus
+    SchedulingDisabled for a cordoned node; the wide columns follow.
+    """
+    conditions = {c.get("type"): c for c in _get(obj, "status", "conditions") or []}
+    status = []
+    if "Ready" in conditions:
+        status.append("Ready" if conditions["Ready"].get("status") == "True" else "NotReady")
+    if not status:
+        status.append("Unknown")
+    if _get(obj, "spec", "unschedulable"):
+        status.append("SchedulingDisabled")
+    info = _get(obj, "status", "nodeInfo") or {}
+    return [_get(obj, "metadata", "name", default=""), ",".join(status),
+            ",".join(find_node_roles(obj)) or "<none>", _age(obj, now), info.get("kubeletVersion") or "",
+            _node_address(obj, "InternalIP"), _node_address(obj, "ExternalIP"),
+            info.get("osImage") or "<unknown>", info.get("kernelVersion") or "<unknown>",
+            info.get("containerRuntimeVersion") or "<unknown>"]
+
+
 def get_service_external_ip(svc: dict[str, Any]) -> str:
     """Port of getServiceExternalIP (pkg/printers/internalversion/printers.go), wide form."""
     spec = svc.get("spec") or {}
@@ -451,7 +501,7 @@ PRINTERS: dict[str, Printer] = {
     "pods": print_pod, "deployments": print_deployment, "replicasets": print_replica_set,
     "statefulsets": print_stateful_set, "controllerrevisions": print_controller_revision,
     "events": print_event, "leases": print_lease, "persistentvolumeclaims": print_persistent_volume_claim,
-    "namespaces": print_namespace, "services": print_service,
+    "namespaces": print_namespace, "services": print_service, "nodes": print_node,
 }
 
 

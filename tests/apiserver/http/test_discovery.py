@@ -56,7 +56,8 @@ def test_aggregated_core_has_one_unnamed_group():
     assert len(doc["items"]) == 1 and doc["items"][0]["metadata"] == {}
     pods = {r["resource"]: r for r in doc["items"][0]["versions"][0]["resources"]}["pods"]
     assert pods["scope"] == "Namespaced" and pods["categories"] == ["all"]
-    assert [s["subresource"] for s in pods["subresources"]] == ["binding", "status"]
+    assert [s["subresource"] for s in pods["subresources"]] == [
+            "attach", "binding", "eviction", "exec", "log", "portforward", "proxy", "status"]
 
 
 def test_aggregated_groups():
