@@ -7,18 +7,26 @@ atomically (a temporary file in the same directory, fsync, rename): a script
 waiting for the file never reads half of it, and `serve` writes it only after
 the server has answered, so the file's appearance means "ready".
 
-Start reading at: write_kubeconfig.
+A restarted server removes the previous kubeconfig before it binds
+(`remove_stale`): with `--port 0` the old file names a port nobody serves, and
+a script waiting for the file must not read it.
+
+Start reading at: write_kubeconfig, then wait_ready.
 """
 
 from __future__ import annotations
 
 import base64
+import http.client
 import os
 import secrets
+import ssl
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from minikcm.clock import Clock
 
 NAME = "minikcm"
 
@@ -75,3 +83,50 @@ def _fsync_dir(directory: Path) -> None:
         pass  # fsync on a directory is best effort (not supported everywhere)
     finally:
         os.close(fd)
+
+
+def remove_stale(path: Path) -> None:
+    """Remove a kubeconfig left by a previous run (it names a server that is gone); absent is fine."""
+    try:
+        Path(path).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def client_host(bound: str) -> str:
+    """The address clients should use for a bind address (wildcards become loopback)."""
+    if bound in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if bound == "::":
+        return "::1"
+    return bound
+
+
+def server_url(host: str, port: int) -> str:
+    return f"https://[{host}]:{port}" if ":" in host else f"https://{host}:{port}"
+
+
+def wait_ready(host: str, port: int, token: str, context: ssl.SSLContext, clock: Clock,
+               timeout: float = 10.0) -> None:
+    """Block until `GET /readyz` answers 200 over TLS with the token (or raise after `timeout`).
+
+    Raises:
+        RuntimeError: the server did not answer in time.
+    """
+    started = clock.now()
+    last: Exception | None = None
+    while clock.since(started) < timeout:
+        conn = http.client.HTTPSConnection(host, port, context=context, timeout=2.0)
+        try:
+            conn.request("GET", "/readyz", headers={"Authorization": f"Bearer {token}"})
+            response = conn.getresponse()
+            response.read()
+            if response.status == 200:
+                return
+            last = RuntimeError(f"/readyz answered {response.status}")
+        except OSError as err:
+            last = err
+        finally:
+            conn.close()
+        clock.sleep(0.05)
+    raise RuntimeError(f"the API server at {server_url(host, port)} did not become ready: {last}")

@@ -34,18 +34,19 @@ Design notes:
   IdleTimeout, MaxHeaderBytes), and every connection has its own thread, so
   fifty dribbling clients cost fifty threads for at most read_header_timeout
   and nobody else waits.
-- Request framing is read as strictly as Go reads it: Content-Length and
-  chunk sizes are plain digits (Python's int() also takes signs, `0x` and
-  `_`; a chunk size of -1 once made the front read a body without limit).
-- Accepted sockets get TCP_NODELAY (as Go sets on every TCP connection), and
-  a response's headers and body go out in one write (`take_headers`): with
-  Nagle's algorithm on, every request waited ~40 ms for a delayed ACK.
+- Request framing, deadlines and TCP_NODELAY are minikcm.apiserver.http.framing;
+  a response's headers and body go out in one write (`take_headers`).
 - Shutdown sets `stopping`, stops the accept loop, shuts the sockets of open
   connections (waking idle keep-alive readers and ending watches) and waits a
   bounded time for their threads.
 
+- Load: kube-apiserver's max-in-flight filter (minikcm.apiserver.http.maxinflight)
+  answers 429 past 400 reads or 200 writes in flight (watches exempt), and at
+  most `max_connections` connections are open (each costs a thread); further
+  ones wait in the listen backlog.
+
 Differs from kube-apiserver: no HTTP/2, no request timeouts for short requests,
-no priority and fairness, no audit log.
+no priority and fairness (max-in-flight instead), no audit log.
 """
 
 from __future__ import annotations
@@ -55,7 +56,6 @@ import io
 import ipaddress
 import logging
 import queue
-import re
 import select
 import shutil
 import socket
@@ -65,7 +65,6 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -73,7 +72,26 @@ from urllib.parse import parse_qs, urlsplit
 
 from minikcm.apimachinery import errors
 from minikcm.apiserver.http import auth, handlers, kubeconfig, tls
+from minikcm.apiserver.http.framing import (
+    TLS_HANDSHAKE_RECORD,
+    DeadlineSocketReader,
+    RequestReader,
+    _close_quietly,
+    _reply_plain_http,
+    _shutdown_socket,
+    discard_request_body,
+    read_request_body,
+    set_no_delay,
+)
 from minikcm.apiserver.http.handlers import RESTHandler, Response, WatchStream
+from minikcm.apiserver.http.maxinflight import (
+    DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+    DEFAULT_MAX_REQUESTS_INFLIGHT,
+    RETRY_AFTER,
+    TOO_MANY_REQUESTS_MESSAGE,
+    MaxInFlightLimit,
+    request_info,
+)
 from minikcm.apiserver.server import APIServer
 from minikcm.clock import Clock, RealClock, Seconds
 
@@ -103,6 +121,9 @@ HANDSHAKE_TIMEOUT_SECONDS = 10.0
 WATCH_POLL_SECONDS = 0.25
 """How often an idle watch checks whether its client left or the server is stopping."""
 
+MAX_CONNECTIONS = 1024
+"""Open connections at most (Go: netutil.LimitListener); more wait in the listen backlog until one closes."""
+
 SHUTDOWN_WAIT_SECONDS = 3.0
 DISCARD_TIMEOUT_SECONDS = 2.0
 """How long, in all, an answered request's unread body is drained before the connection closes."""
@@ -126,9 +147,9 @@ class ServingSettings:
     idle_timeout: Seconds = IDLE_TIMEOUT_SECONDS
     write_timeout: Seconds = WRITE_TIMEOUT_SECONDS
     discard_timeout: Seconds = DISCARD_TIMEOUT_SECONDS
-
-PLAIN_HTTP_REPLY = b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
-TLS_HANDSHAKE_RECORD = 0x16
+    max_requests_inflight: int = DEFAULT_MAX_REQUESTS_INFLIGHT
+    max_mutating_requests_inflight: int = DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT
+    max_connections: int = MAX_CONNECTIONS
 
 
 class BindRefused(ValueError):
@@ -154,49 +175,6 @@ def check_bind_address(address: str, allow_non_loopback: bool) -> str:
             f"refusing to listen on {address}: it is not a loopback address, and anyone who can "
             "reach it could try the token; pass --allow-non-loopback to serve other hosts")
     return str(ip)
-
-
-CHUNK_LINE_LIMIT = 4096
-"""The longest chunk-size line (with extensions) or trailer line accepted (Go: 4096)."""
-MAX_TRAILERS = 100
-_CHUNK_SIZE = re.compile(rb"[0-9a-fA-F]{1,16}")
-_CONTENT_LENGTH = re.compile(r"[0-9]{1,19}")
-
-
-def parse_chunk_size(line: bytes) -> int:
-    """Port of parseHexUint and the size-line parsing of chunkedReader.beginChunk (net/http/internal/chunked.go).
-
-    At most 16 hex digits, nothing else (no sign, no `0x`, no `_`) before an
-    optional `;extension`.
-
-    Raises:
-        StatusError: 400 for anything else.
-    """
-    if not line.endswith(b"\n") or len(line) >= CHUNK_LINE_LIMIT:
-        raise errors.new_bad_request("malformed chunked request body: bad chunk-size line")
-    digits = line.rstrip(b"\r\n").split(b";", 1)[0].rstrip(b" \t")
-    if not _CHUNK_SIZE.fullmatch(digits):
-        raise errors.new_bad_request(f"malformed chunked request body: invalid chunk size {digits[:32]!r}")
-    return int(digits, 16)
-
-
-def unsupported_transfer_encoding(value: str) -> errors.StatusError:
-    """The 501 Go's net/http answers to a Transfer-Encoding other than one `chunked`, as a Status."""
-    return errors.StatusError({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                               "message": f"unsupported transfer encoding: {value[:64]!r}",
-                               "reason": "NotImplemented", "code": 501})
-
-
-def parse_content_length(raw: str) -> int:
-    """A Content-Length header as Go's net/http reads it (strconv.ParseUint): ASCII digits only.
-
-    Raises:
-        StatusError: 400 for anything else (a sign, `_`, spaces inside, a list).
-    """
-    text = raw.strip(" \t")
-    if not _CONTENT_LENGTH.fullmatch(text):
-        raise errors.new_bad_request(f"invalid Content-Length {raw[:32]!r}")
-    return int(text)
 
 
 def format_warning(text: str) -> str:
@@ -225,9 +203,42 @@ class HTTPSServer(ThreadingHTTPServer):
         self._lock = threading.Condition()
         self._open: set[socket.socket] = set()  # every connection being served (raw or TLS)
         self._busy: set[socket.socket] = set()  # connections in the middle of a request or watch
+        self.in_flight = MaxInFlightLimit(self.settings.max_requests_inflight,
+                                          self.settings.max_mutating_requests_inflight)
+        self._slots = threading.BoundedSemaphore(self.settings.max_connections)
+        self.saturated = False
+        """The connection cap was reached (logged once per saturation)."""
         super().__init__(address, RequestHandler)
 
     # -- connections -----------------------------------------------------------------------
+
+    def get_request(self) -> tuple[Any, Any]:
+        """Accept a connection once one of `max_connections` slots is free (Go: netutil.LimitListener).
+
+        While the cap is reached, new connections wait in the kernel's listen
+        backlog; open ones are served on as before. `shutdown_request` gives
+        the slot back, once per accepted connection.
+        """
+        if not self._slots.acquire(blocking=False):
+            if not self.saturated:
+                self.saturated = True
+                log.warning("%d connections are open (the cap): new ones wait until one closes",
+                            self.settings.max_connections)
+            while not self._slots.acquire(timeout=WATCH_POLL_SECONDS):
+                if self.stopping.is_set():
+                    raise OSError("the server is stopping")
+        self.saturated = False
+        try:
+            return super().get_request()
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def shutdown_request(self, request: Any) -> None:
+        try:
+            super().shutdown_request(request)
+        finally:
+            self._slots.release()
 
     def finish_request(self, request: Any, client_address: Any) -> None:
         """Per connection, in its own thread: TLS handshake, then the HTTP/1.1 request loop."""
@@ -324,121 +335,6 @@ class HTTPSServer(ThreadingHTTPServer):
         self.server_close()
 
 
-def set_no_delay(sock: socket.socket) -> None:
-    """Turn off Nagle's algorithm on an accepted connection (Go's net package does this for every TCP conn).
-
-    Tricky: with Nagle on, a response written in two pieces (TLS records for
-    the headers, then the body) waits for the client to acknowledge the
-    first piece before sending the second, and clients delay that
-    acknowledgement by up to 40 ms: every request took about 45 ms instead of
-    about 1.5 ms.
-    """
-    try:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    except OSError:
-        pass  # not a TCP socket (or already closed); there is no delay to avoid
-
-
-def _shutdown_socket(sock: socket.socket) -> None:
-    try:
-        sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass  # already closed by its thread, or never connected
-
-
-def _close_quietly(sock: socket.socket) -> None:
-    try:
-        sock.close()
-    except OSError:
-        pass  # closing a socket whose peer vanished can fail; there is nothing left to do
-
-
-def _reply_plain_http(sock: socket.socket) -> None:
-    """Tell a plain-HTTP client it reached a TLS port (as Go's net/http does), then hang up."""
-    try:
-        sock.sendall(PLAIN_HTTP_REPLY)
-        sock.shutdown(socket.SHUT_WR)
-        sock.settimeout(0.5)
-        while sock.recv(4096):
-            pass  # drain what the client sent, so the close is a FIN, not a reset
-    except OSError:
-        pass  # the client went away first; nothing to tell it
-
-
-class DeadlineSocketReader(io.RawIOBase):
-    """A connection's reads, each allowed only what is left until the current deadline.
-
-    A socket timeout bounds one read; a client sending a byte just before
-    each read would time out could hold a connection forever. The handler
-    sets a deadline per phase instead (`expect`): the request head, the body.
-    `expect(first_byte_within=...)` is the keep-alive wait: the idle timeout
-    runs until the first byte of the next request, then the head's own limit.
-    Without a deadline, reads keep the socket's timeout as it is.
-    """
-
-    def __init__(self, sock: socket.socket, clock: Clock) -> None:
-        super().__init__()
-        self.sock = sock
-        self.clock = clock
-        self.deadline: datetime | None = None
-        self._after_first_byte: Seconds | None = None
-
-    def expect(self, within: Seconds | None, *, first_byte_within: Seconds | None = None) -> None:
-        """The next reads must be done `within` seconds (None: no deadline) of now, or of the first byte.
-
-        With `first_byte_within`, the first byte must come within that long,
-        and the `within` seconds start when it does.
-        """
-        self._after_first_byte = None
-        if first_byte_within is not None:
-            self.deadline = self.clock.now() + timedelta(seconds=first_byte_within)
-            self._after_first_byte = within
-        else:
-            self.deadline = None if within is None else self.clock.now() + timedelta(seconds=within)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        """One read from the socket, bounded by the deadline.
-
-        Raises:
-            TimeoutError: the deadline passed (the handler closes the connection).
-        """
-        if self.deadline is not None:
-            left = self.clock.until(self.deadline)
-            if left <= 0:
-                raise TimeoutError("the client took too long to send its request")
-            self.sock.settimeout(left)
-        n = self.sock.recv_into(buffer)
-        if n and self._after_first_byte is not None:
-            self.expect(self._after_first_byte)
-        return n
-
-
-class RequestReader(io.BufferedReader):
-    """The buffered request stream; while `head_budget` is set, lines count against it (MaxHeaderBytes).
-
-    `http.client.parse_headers` reads the headers line by line through
-    `readline`; when the budget is spent it raises LineTooLong, which
-    BaseHTTPRequestHandler answers with 431.
-    """
-
-    raw: DeadlineSocketReader
-    head_budget: int | None = None
-
-    def readline(self, size: int | None = -1) -> bytes:
-        budget = self.head_budget
-        if budget is None:
-            return super().readline(size)
-        limit = budget + 1 if size is None or size < 0 else min(size, budget + 1)
-        line = super().readline(limit)
-        self.head_budget = budget - len(line)
-        if self.head_budget < 0:
-            raise http.client.LineTooLong("request headers are larger than the server accepts")
-        return line
-
-
 class RequestHandler(BaseHTTPRequestHandler):
     """One connection's HTTP/1.1 loop (keep-alive); one `serve_request` per request.
 
@@ -499,6 +395,23 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.write(handlers.status_response(auth.unauthorized()))
             self.discard_input()
             return
+        url = urlsplit(self.path)
+        query = parse_qs(url.query, keep_blank_values=True)
+        release = srv.in_flight.admit(request_info(self.command, url.path, query))
+        if release is None:
+            self.close_connection = True  # the body stays unread
+            self.write(Response(429, (TOO_MANY_REQUESTS_MESSAGE + "\n").encode(), "text/plain; charset=utf-8",
+                                headers=[("Retry-After", RETRY_AFTER)]))
+            self.discard_input()
+            return
+        try:
+            self.serve_admitted(url.path, query)
+        finally:
+            release()
+
+    def serve_admitted(self, path: str, query: dict[str, list[str]]) -> None:
+        """Read the body of a request the in-flight limit let through, and answer it."""
+        srv = self.server
         try:
             body = self.read_body()
         except errors.StatusError as err:
@@ -506,9 +419,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.write(handlers.status_response(err))
             self.discard_input()
             return
-        url = urlsplit(self.path)
-        request = handlers.Request(self.command, url.path, parse_qs(url.query, keep_blank_values=True),
-                                   self.headers, body)
+        request = handlers.Request(self.command, path, query, self.headers, body)
         srv.set_busy(self.connection, True)
         try:
             result = srv.rest.handle(request)
@@ -530,24 +441,9 @@ class RequestHandler(BaseHTTPRequestHandler):
             TimeoutError: the body did not arrive in time (the connection is dropped).
         """
         settings = self.server.settings
-        limit = settings.max_request_body_bytes
         self.rfile.raw.expect(settings.read_body_timeout)
         try:
-            encodings = self.headers.get_all("Transfer-Encoding") or []
-            if encodings:
-                if len(encodings) != 1 or encodings[0].strip(" \t").lower() != "chunked":
-                    raise unsupported_transfer_encoding(", ".join(encodings))
-                return self.read_chunked(limit)
-            raw = self.headers.get("Content-Length")
-            if raw is None:
-                return b""
-            length = parse_content_length(raw)
-            if length > limit:
-                raise errors.new_request_entity_too_large_error(f"limit is {limit}")
-            body = self.rfile.read(length)
-            if len(body) != length:
-                raise errors.new_bad_request("the request body ended early")
-            return body
+            return read_request_body(self.rfile, self.headers, settings.max_request_body_bytes)
         finally:
             self.end_reading()
 
@@ -565,48 +461,11 @@ class RequestHandler(BaseHTTPRequestHandler):
         """
         try:
             self.rfile.raw.expect(self.server.settings.discard_timeout)
-            try:
-                length = parse_content_length(self.headers.get("Content-Length") or "")
-            except errors.StatusError:
-                length = -1
-            if 0 <= length <= DISCARD_LIMIT_BYTES:
-                self.rfile.read(length)
-                return
-            left = DISCARD_LIMIT_BYTES
-            while left > 0:
-                data = self.rfile.read1(min(left, 65536))
-                if not data:
-                    return
-                left -= len(data)
+            discard_request_body(self.rfile, self.headers, DISCARD_LIMIT_BYTES)
         except (OSError, ValueError):
             return  # the client stopped sending or left: either way, done
         finally:
             self.rfile.raw.expect(None)
-
-    def read_chunked(self, limit: int) -> bytes:
-        """Port of chunkedReader.Read (net/http/internal/chunked.go), in small: the chunks of a body, joined.
-
-        Raises:
-            StatusError: 400 for a malformed chunk (size, ending), 413 past `limit`.
-        """
-        parts: list[bytes] = []
-        total = 0
-        trailers = 0
-        while True:
-            size = parse_chunk_size(self.rfile.readline(CHUNK_LINE_LIMIT))
-            if size == 0:
-                while self.rfile.readline(CHUNK_LINE_LIMIT) not in (b"\r\n", b"\n", b""):
-                    trailers += 1  # trailers are ignored, but not without end
-                    if trailers > MAX_TRAILERS:
-                        raise errors.new_bad_request("malformed chunked request body: too many trailers")
-                return b"".join(parts)
-            total += size
-            if total > limit:
-                raise errors.new_request_entity_too_large_error(f"limit is {limit}")
-            part = self.rfile.read(size)
-            if len(part) != size or self.rfile.readline(3) not in (b"\r\n", b"\n"):
-                raise errors.new_bad_request("malformed chunked request body: a chunk ended early")
-            parts.append(part)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -763,45 +622,6 @@ class ServerHandle:
         self.shutdown()
 
 
-def _client_host(bound: str) -> str:
-    """The address clients should use for a bind address (wildcards become loopback)."""
-    if bound in ("0.0.0.0", ""):
-        return "127.0.0.1"
-    if bound == "::":
-        return "::1"
-    return bound
-
-
-def _url(host: str, port: int) -> str:
-    return f"https://[{host}]:{port}" if ":" in host else f"https://{host}:{port}"
-
-
-def wait_ready(host: str, port: int, token: str, context: ssl.SSLContext, clock: Clock,
-               timeout: float = 10.0) -> None:
-    """Block until `GET /readyz` answers 200 over TLS with the token (or raise after `timeout`).
-
-    Raises:
-        RuntimeError: the server did not answer in time.
-    """
-    started = clock.now()
-    last: Exception | None = None
-    while clock.since(started) < timeout:
-        conn = http.client.HTTPSConnection(host, port, context=context, timeout=2.0)
-        try:
-            conn.request("GET", "/readyz", headers={"Authorization": f"Bearer {token}"})
-            response = conn.getresponse()
-            response.read()
-            if response.status == 200:
-                return
-            last = RuntimeError(f"/readyz answered {response.status}")
-        except OSError as err:
-            last = err
-        finally:
-            conn.close()
-        clock.sleep(0.05)
-    raise RuntimeError(f"the API server at {_url(host, port)} did not become ready: {last}")
-
-
 def serve(api: APIServer, *, port: int = 0, bind_address: str = "127.0.0.1",
           allow_non_loopback: bool = False, kubeconfig_path: str | Path | None = None,
           data_dir: str | Path | None = None, token: str | None = None,
@@ -832,7 +652,7 @@ def serve(api: APIServer, *, port: int = 0, bind_address: str = "127.0.0.1",
         owned = state = Path(tempfile.mkdtemp(prefix="minikcm-apiserver-"))
     try:
         token = token or (auth.load_or_create_token(state / "token") if owned is None else auth.new_token())
-        client_host = _client_host(bind)
+        client_host = kubeconfig.client_host(bind)
         extra = [h for h in (bind, client_host) if h not in ("0.0.0.0", "::")]
         certs = tls.ensure_certs(state, extra)
         rest = RESTHandler(api)
@@ -841,16 +661,19 @@ def serve(api: APIServer, *, port: int = 0, bind_address: str = "127.0.0.1",
         if owned is not None:
             shutil.rmtree(owned, ignore_errors=True)
         raise
+    default_kubeconfig = (Path(data_dir) if data_dir is not None else state) / "kubeconfig"
+    # Bound: a restart's old kubeconfig (--port 0 picked another port) goes now, so that the
+    # file appears again only when this server answers.
+    kubeconfig.remove_stale(Path(kubeconfig_path or default_kubeconfig))
     bound_port = server.server_address[1]
     rest.server_address = f"[{client_host}]:{bound_port}" if ":" in client_host else f"{client_host}:{bound_port}"
     thread = threading.Thread(name="apiserver/http", target=server.serve_forever,
                               kwargs={"poll_interval": 0.1}, daemon=True)
     thread.start()
-    default_kubeconfig = (Path(data_dir) if data_dir is not None else state) / "kubeconfig"
-    handle = ServerHandle(_url(client_host, bound_port), Path(kubeconfig_path or default_kubeconfig),
+    handle = ServerHandle(kubeconfig.server_url(client_host, bound_port), Path(kubeconfig_path or default_kubeconfig),
                           token, certs, client_host, bound_port, server, thread, owned)
     try:
-        wait_ready(client_host, bound_port, token, handle.ssl_context(), clock, ready_timeout)
+        kubeconfig.wait_ready(client_host, bound_port, token, handle.ssl_context(), clock, ready_timeout)
         kubeconfig.write_kubeconfig(handle.kubeconfig_path,
                                     kubeconfig.build_kubeconfig(handle.url, certs.ca_pem, token))
     except BaseException:
