@@ -58,12 +58,20 @@ def add_controller_manager_command(sub: argparse._SubParsersAction[argparse.Argu
     )
     options = new_kube_controller_manager_options()
     options.flags(known_controllers(), controllers_disabled_by_default(), controller_aliases(), parser=parser)
+    add_logging_flags(parser)
     parser.set_defaults(func=cmd_controller_manager, controller_manager_options=options)
+
+
+def add_logging_flags(parser: argparse.ArgumentParser) -> None:
+    """klog's `-v N` and `--log-file` (minikcm.logs): how much the long-running commands write, and where."""
+    parser.add_argument("-v", "--v", type=int, default=0, metavar="N",
+                        help="log verbosity, as klog's -v: 0 warnings, errors and what users did (default), "
+                             "1-3 every info line, 4 and up debug lines too")
+    parser.add_argument("--log-file", metavar="PATH", help="append log lines to this file instead of stderr")
 
 
 def cmd_controller_manager(args: argparse.Namespace) -> int:
     """Check the flags, connect, and run until SIGINT/SIGTERM or lost leadership (exit 0, as upstream)."""
-    import logging
     import signal
     import threading
 
@@ -74,7 +82,7 @@ def cmd_controller_manager(args: argparse.Namespace) -> int:
         known_controllers,
         run,
     )
-    logs.configure(logging.INFO)  # identical warnings and errors thinned out (minikcm.logs)
+    logs.configure(args.v, args.log_file)  # klog's -v; identical warnings and errors thinned out (minikcm.logs)
     options = args.controller_manager_options
     try:
         c = options.config(known_controllers(), controllers_disabled_by_default(), controller_aliases())
@@ -220,6 +228,7 @@ def add_apiserver_command(sub: argparse._SubParsersAction[argparse.ArgumentParse
                         help="where to write the kubeconfig (default: in the data dir, or a temporary dir)")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="keep objects (SQLite), certificates and the token here across restarts")
+    add_logging_flags(parser)
     parser.set_defaults(func=cmd_apiserver)
 
 
@@ -227,6 +236,7 @@ def cmd_apiserver(args: argparse.Namespace) -> int:
     """Serve until stopped; the exit code comes from minikcm.apiserver.http.command.run."""
     from minikcm.apiserver.http.command import run
 
+    logs.configure(args.v, args.log_file)
     return run(port=args.port, kubeconfig=args.kubeconfig, data_dir=args.data_dir,
                bind_address=args.bind_address, allow_non_loopback=args.allow_non_loopback)
 
@@ -268,6 +278,7 @@ def add_up_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                         help="remove deleted pods at once instead of after their grace period (default 30s)")
     parser.add_argument("--volume-bind-delay", type=_duration, default=1.0, metavar="DURATION",
                         help="from a claim's creation to Bound (default 1s)")
+    add_logging_flags(parser)
     parser.set_defaults(func=cmd_up)
 
 
@@ -286,12 +297,10 @@ def _duration(text: str) -> float:
 
 def cmd_up(args: argparse.Namespace) -> int:
     """Run the cluster until stopped; the exit code comes from minikcm.up.run_up."""
-    import logging
-
     from minikcm.sim.kubelet import DEFAULT_MAX_PODS, MAX_PODS_LIMIT, KubeletConfig
     from minikcm.up import run_up
 
-    logs.configure(logging.INFO)  # identical warnings and errors thinned out (minikcm.logs)
+    logs.configure(args.v, args.log_file)  # klog's -v; identical warnings and errors thinned out (minikcm.logs)
     if args.kubelet_nodes < 1:
         print("minikcm up: --kubelet-nodes must be at least 1", file=sys.stderr)
         return 2

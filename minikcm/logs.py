@@ -14,7 +14,17 @@ the loggers (a deterministic scenario's trace, a test's caplog) sees them all.
 It counts occurrences rather than seconds, so what it writes does not depend on
 how fast the machine is.
 
-Start reading at: RepeatFilter.filter.
+Verbosity is klog's `-v N`: at 0 (the default) a command writes only
+warnings and errors, plus the lines of USER_ACTION_LOGGERS (what a user did to
+the cluster: kubectl's writes as the HTTPS front answers them); `-v 1` to `-v 3`
+add every INFO line (what the commands printed before there was a `-v`), `-v 4`
+and up the DEBUG lines too. `--log-file` sends the lines to a file instead of
+stderr.
+
+Durations in log lines are written as Go's time.Duration.String writes them
+(`1.5s`, `17h30m20s`, `250ms`): `duration_string`.
+
+Start reading at: RepeatFilter.filter, then configure.
 """
 
 from __future__ import annotations
@@ -70,13 +80,70 @@ class RepeatFilter(logging.Filter):
         return True
 
 
-def configure(level: int = logging.INFO) -> None:
-    """Set up the root logger for a command, unless the caller already did: LOG_FORMAT, repeats thinned."""
+USER_ACTION_LOGGERS = ("minikcm.apiserver.http.access",)
+"""Loggers whose INFO lines are written at verbosity 0: what a user did, as the cluster answered it."""
+
+
+def verbosity_level(verbosity: int) -> int:
+    """The logging level of klog's `-v N`: 0 WARNING, 1 to 3 INFO, 4 and up DEBUG."""
+    if verbosity <= 0:
+        return logging.WARNING
+    return logging.INFO if verbosity < 4 else logging.DEBUG
+
+
+def configure(verbosity: int = 0, log_file: str | None = None) -> None:
+    """Set up the root logger for a command, unless the caller already did: LOG_FORMAT, repeats thinned.
+
+    `verbosity` is klog's -v (see the module docstring); `log_file` (appended
+    to) replaces stderr.
+    """
     root = logging.getLogger()
     if root.handlers:
         return
-    handler = logging.StreamHandler()
+    handler: logging.Handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler()
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
     handler.addFilter(RepeatFilter())
     root.addHandler(handler)
+    level = verbosity_level(verbosity)
     root.setLevel(level)
+    for name in USER_ACTION_LOGGERS:  # a logger's own level decides; the root's handler takes what comes
+        logging.getLogger(name).setLevel(min(level, logging.INFO))
+
+
+_UNITS = ((3600 * 10**9, "h"), (60 * 10**9, "m"))
+
+
+def duration_string(seconds: float) -> str:
+    """Port of Duration.String (Go's time/time.go): `1.5s`, `4m5.001s`, `5h6m7.001s`, `2.2ms`, `1.1µs`, `0s`.
+
+    `seconds` is rounded to whole nanoseconds (a Go Duration's unit). Below a
+    second the largest unit that keeps a digit before the point is used
+    (ns, µs, ms); from a second on, hours and minutes lead and seconds carry
+    the fraction. Trailing zeros of a fraction are dropped, and so is a point
+    with nothing after it.
+    """
+    ns = round(seconds * 1e9)
+    sign, u = ("-", -ns) if ns < 0 else ("", ns)
+    if u == 0:
+        return "0s"
+    if u < 10**9:
+        for scale, unit in ((1, "ns"), (10**3, "µs"), (10**6, "ms")):
+            if u < scale * 1000:
+                return f"{sign}{_with_fraction(u, scale)}{unit}"
+    out = f"{_with_fraction(u % (60 * 10**9), 10**9)}s"
+    u //= 60 * 10**9
+    if u:
+        out = f"{u % 60}m{out}"
+        u //= 60
+        if u:
+            out = f"{u}h{out}"
+    return sign + out
+
+
+def _with_fraction(value: int, scale: int) -> str:
+    """Port of fmtFrac and fmtInt: value/scale with the fraction's trailing zeros (and a bare point) dropped."""
+    whole, frac = divmod(value, scale)
+    if frac == 0:
+        return str(whole)
+    digits = str(frac).rjust(len(str(scale)) - 1, "0").rstrip("0")
+    return f"{whole}.{digits}"

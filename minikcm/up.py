@@ -60,15 +60,18 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from minikcm.apimachinery.errors import StatusError
 from minikcm.apimachinery.field import Aggregate
 from minikcm.apiserver.http.command import DataDirUnsupported, close_api, new_api_server
 from minikcm.apiserver.http.server import BindRefused, ServerHandle, serve
 from minikcm.client import InProcessClientset
 from minikcm.client.rest import RESTClientset
 from minikcm.clock import RealClock, Seconds
+from minikcm.logs import duration_string
 from minikcm.cmd import controller_manager
 from minikcm.cmd.controller_manager import (
     PORTED_CONTROLLERS,
@@ -78,6 +81,9 @@ from minikcm.cmd.controller_manager import (
     known_controllers,
 )
 from minikcm.cmd.controller_manager.config import CompletedConfig
+from minikcm.cmd.controller_manager.controller_descriptor import not_ported_constructor
+from minikcm.cmd.controller_manager.controllermanager import new_controller_descriptors
+from minikcm.features import DEFAULT_FEATURE_GATE
 from minikcm.cmd.options import KubeControllerManagerOptions, new_kube_controller_manager_options
 from minikcm.informers import new_shared_informer_factory_with_options
 from minikcm.sim.kubelet import KubeletConfig, host_ip_of, new_kubelet, pod_cidr_prefix
@@ -117,6 +123,8 @@ class ControllerReport:
     """Enabled by --controllers: built once this process leads."""
     disabled: list[str] = field(default_factory=list)
     """Left off by --controllers."""
+    not_ported: list[str] = field(default_factory=list)
+    """Enabled by --controllers, but kube-controller-manager controllers minikcm does not port."""
 
 
 def check_ported_controllers(controllers: list[str]) -> ControllerReport:
@@ -133,6 +141,12 @@ def check_ported_controllers(controllers: list[str]) -> ControllerReport:
             report.running.append(name)
         else:
             report.disabled.append(name)
+    for name, desc in sorted(new_controller_descriptors().items()):
+        if (desc.get_controller_constructor() is not_ported_constructor and not desc.requires_special_handling()
+                and not desc.is_cloud_provider_controller()
+                and all(DEFAULT_FEATURE_GATE.enabled(g) for g in desc.get_required_feature_gates())
+                and is_controller_enabled(name, disabled_by_default, controllers)):
+            report.not_ported.append(name)  # what build_controllers skips with one info line
     return report
 
 
@@ -345,7 +359,7 @@ class Up:
         if self.api is not None:
             close_api(self.api)
         for part in stuck:
-            log.warning("%s did not stop within %ss; leaving it behind", part, PART_STOP_TIMEOUT)
+            log.warning("%s did not stop within %s; leaving it behind", part, duration_string(PART_STOP_TIMEOUT))
         return stuck
 
     def join(self, part: str) -> list[str]:
@@ -365,20 +379,50 @@ class Up:
 # --- the command -------------------------------------------------------------------------------
 
 
+LEADER_WAIT_SECONDS: Seconds = 5.0
+"""How long the banner waits to name the leader (this process leads at once on a fresh cluster)."""
+
+
+def leader(up: Up, wait: Seconds = LEADER_WAIT_SECONDS) -> str:
+    """The holder of the controller manager's Lease, waiting (bounded) for the first election."""
+    assert up.api is not None
+    deadline = up.clock.now() + timedelta(seconds=wait)
+    while True:
+        try:
+            holder = ((up.api.get("leases", "kube-system", "kube-controller-manager").get("spec") or {})
+                      .get("holderIdentity") or "")
+        except StatusError:
+            holder = ""
+        if holder or up.clock.now() >= deadline or up.stop.wait(0.05):
+            break
+    if not holder:
+        return "not elected yet"
+    # Without a data dir the identity is drawn by the controller manager; at start nothing else runs one.
+    ours = holder == up.identity or (up.identity is None and up.data_dir is None)
+    return f"{holder} (this process)" if ours else holder
+
+
 def print_banner(up: Up, out: TextIO) -> None:
-    """Where the cluster is, how to use it, and what runs in it."""
+    """The start in a few lines: where the server is, how to use it, who leads, what runs.
+
+    After it, at the default verbosity, only warnings, errors and kubectl's
+    writes are logged (minikcm.logs); `-v 2` shows every info line.
+    """
     assert up.handle is not None
     path = str(up.handle.kubeconfig_path)
     report = up.report
-    print(f"minikcm up: API server listening on {up.handle.url}", file=out)
-    print(f"kubeconfig: {path}", file=out)
-    print(f"export KUBECONFIG={shlex.quote(path)}", file=out)
-    print(f"controller manager: leader election on kube-system/kube-controller-manager, "
-          f"controllers: {', '.join(report.running) or 'none'} ({up.controller_client} client)", file=out)
     k = up.kubelet_config
-    print(f"simulated kubelet: {k.nodes} nodes, pods Running after {k.start_delay:g}s and Ready "
-          f"{k.ready_delay:g}s later; volume binder: claims Bound after {up.volume_bind_delay:g}s", file=out)
-    print("Ctrl-C stops everything.", file=out)
+    print(f"minikcm up: API server listening on {up.handle.url}", file=out)
+    print(f"export KUBECONFIG={shlex.quote(path)}", file=out)
+    print(f"leader: {leader(up)}, on the Lease kube-system/kube-controller-manager", file=out)
+    print(f"controller manager: {len(report.running)} controllers: {', '.join(report.running) or 'none'} "
+          f"({up.controller_client} client); {len(report.not_ported)} enabled controllers are not ported",
+          file=out)
+    print(f"nodes: {k.nodes} simulated ({k.node_name_prefix}0 .. {k.node_name_prefix}{k.nodes - 1}), "
+          f"pods Running {duration_string(k.start_delay)} after binding and Ready "
+          f"{duration_string(k.ready_delay)} later; claims Bound after {duration_string(up.volume_bind_delay)}",
+          file=out)
+    print("Ctrl-C stops everything; -v 2 logs every info line.", file=out)
     out.flush()
 
 

@@ -98,3 +98,44 @@ def test_configure_leaves_a_configured_root_alone():
         assert any(isinstance(f, logs.RepeatFilter) for f in handler.filters)
     finally:
         root.handlers[:] = before
+
+
+DURATION_CASES = [  # Go's durationTests (time/time_test.go), in seconds
+    (0, "0s"), (1e-9, "1ns"), (1.1e-6, "1.1µs"), (2.2e-3, "2.2ms"), (3.3, "3.3s"), (4 * 60 + 5, "4m5s"),
+    (4 * 60 + 5.001, "4m5.001s"), (5 * 3600 + 6 * 60 + 7.001, "5h6m7.001s"), (8 * 60 + 1e-9, "8m0.000000001s"),
+    (-1.5, "-1.5s"), (300, "5m0s"), (0.5, "500ms"), (63020.46029032091, "17h30m20.460290321s"),
+]
+
+
+@pytest.mark.parametrize("seconds, text", DURATION_CASES)
+def test_duration_string(seconds, text):
+    """Duration.String (Go's time package)."""
+    assert logs.duration_string(seconds) == text
+
+
+@pytest.mark.parametrize("verbosity, level", [(0, logging.WARNING), (1, logging.INFO), (3, logging.INFO),
+                                              (4, logging.DEBUG), (9, logging.DEBUG)])
+def test_verbosity_level(verbosity, level):
+    assert logs.verbosity_level(verbosity) == level
+
+
+def test_verbosity_zero_keeps_user_actions_and_warnings(tmp_path):
+    root = logging.getLogger()
+    before, before_level = list(root.handlers), root.level
+    access = logging.getLogger(logs.USER_ACTION_LOGGERS[0])
+    try:
+        root.handlers[:] = []
+        logs.configure(0, str(tmp_path / "log"))
+        logging.getLogger("minikcm.tools.cache.reflector").info("Starting reflector")
+        logging.getLogger("minikcm.sim").warning("a warning")
+        access.info("kubectl PATCH /api/v1/nodes/n: 200")
+        for handler in root.handlers:
+            handler.flush()
+        text = (tmp_path / "log").read_text()
+        assert "Starting reflector" not in text and "a warning" in text and "kubectl PATCH" in text
+    finally:
+        for handler in root.handlers:
+            handler.close()
+        root.handlers[:] = before
+        root.setLevel(before_level)
+        access.setLevel(logging.NOTSET)

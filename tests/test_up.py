@@ -160,7 +160,7 @@ def test_run_up_prints_the_banner_and_stops_when_asked(tmp_path):
         kubeconfig=str(tmp_path / "kc"), kubelet=FAST_KUBELET, out=out, err=err, stop=stop)))
     runner.start()
     try:
-        wait_until(lambda: "Ctrl-C stops everything." in out.getvalue())
+        wait_until(lambda: "Ctrl-C stops everything" in out.getvalue())
     finally:
         stop.set()
         runner.join(10)
@@ -168,6 +168,9 @@ def test_run_up_prints_the_banner_and_stops_when_asked(tmp_path):
     assert f"export KUBECONFIG={tmp_path / 'kc'}" in banner
     assert "controllers: " + ", ".join(ALL_PORTED) + " (in-process client)" in banner
     assert banner.rstrip().endswith("minikcm up: stopped")
+    assert "(this process), on the Lease kube-system/kube-controller-manager" in banner
+    assert f"; {len(check_ported_controllers(['*']).not_ported)} enabled controllers are not ported" in banner
+    assert "nodes: 3 simulated (sim-node-0 .. sim-node-2), pods Running 50ms after binding" in banner
     assert codes == [0], err.getvalue()
 
 

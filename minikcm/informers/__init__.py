@@ -10,6 +10,7 @@ from minikcm.informers.factory import (
     EVENTS,
     LEASES,
     NAMESPACES,
+    NODES,
     PERSISTENT_VOLUME_CLAIMS,
     PODS,
     REPLICA_SETS,
@@ -47,5 +48,6 @@ __all__ = [
     "PERSISTENT_VOLUME_CLAIMS",
     "EVENTS",
     "NAMESPACES",
+    "NODES",
     "LEASES",
 ]

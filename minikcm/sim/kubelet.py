@@ -97,6 +97,7 @@ from minikcm.clock import Clock, Seconds
 from minikcm.client.interface import Interface
 from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import PodLister
+from minikcm.logs import duration_string
 from minikcm.driver import Step
 from minikcm.sim.keyworker import KeyWorker
 from minikcm.sim.node_status import TOO_MANY_PODS, fit_error_message
@@ -582,7 +583,7 @@ class Kubelet:
             return parse_duration(value)
         except ValueError:
             log.warning("kubelet: pod %s/%s: bad %s %r; using %s", pod.metadata.namespace, pod.metadata.name,
-                        name, value, default)
+                        name, value, duration_string(default))
             return default
 
     def never_ready(self, pod: V1Pod) -> bool:

@@ -57,6 +57,7 @@ from minikcm.clock import Clock, Seconds
 from minikcm.driver import Step
 from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import NodeLister
+from minikcm.logs import duration_string
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 
 log = logging.getLogger(__name__)
@@ -358,7 +359,7 @@ class NodeStatusManager:
             node.lease_backoff = min(LEASE_RETRY_MAX, max(LEASE_RETRY_INITIAL, node.lease_backoff * 2))
             node.next_lease = now + timedelta(seconds=node.lease_backoff)
             log.warning("node-status: failed to update lease %s, will retry in %s: %s", node.name,
-                        node.lease_backoff, err)
+                        duration_string(node.lease_backoff), err)
             return 0
         node.lease_backoff = 0.0
         node.next_lease = now + timedelta(seconds=self.renew_interval())

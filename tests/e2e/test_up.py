@@ -183,6 +183,9 @@ def test_banner_names_the_server_the_kubeconfig_and_the_controllers(up):
     for name in ("deployment-controller", "replicaset-controller", "statefulset-controller",
                  "garbage-collector-controller"):
         assert name in out
+    assert "leader: " in out and "nodes: 32 simulated" in out
+    assert len(out.strip().splitlines()) == 6  # the banner stands alone: the default verbosity logs no info lines
+    assert "Starting reflector" not in up.stderr.read_text()
 
 
 # --- Deployments ---------------------------------------------------------------------------------

@@ -96,6 +96,8 @@ from minikcm.apiserver.server import APIServer
 from minikcm.clock import Clock, RealClock, Seconds
 
 log = logging.getLogger(__name__)
+access_log = logging.getLogger("minikcm.apiserver.http.access")
+"""kubectl's writes and their answers: what a user did to the cluster (shown at verbosity 0)."""
 
 MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024
 """kube-apiserver's limit on a request body (3 MiB); larger bodies get 413."""
@@ -427,6 +429,10 @@ class RequestHandler(BaseHTTPRequestHandler):
                 self.stream_watch(result)
             else:
                 self.write(result)
+                if self.command not in ("GET", "HEAD") and access_log.isEnabledFor(logging.INFO):
+                    agent = (self.headers.get("User-Agent") or "").split("/", 1)[0]
+                    if agent.startswith("kubectl"):  # what a user did (minikcm.logs.USER_ACTION_LOGGERS)
+                        access_log.info("kubectl %s %s: %d", self.command, path, result.code)
         finally:
             srv.set_busy(self.connection, False)
         if srv.stopping.is_set():
