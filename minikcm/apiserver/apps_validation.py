@@ -137,6 +137,9 @@ def validate_stateful_set_spec(spec: dict[str, Any], fld_path: Path) -> ErrorLis
     )
     errs.extend(validate_nonnegative_field(go_int(spec.get("replicas")), fld_path.child("replicas")))
     errs.extend(validate_nonnegative_field(go_int(spec.get("minReadySeconds")), fld_path.child("minReadySeconds")))
+    if spec.get("revisionHistoryLimit") is not None:  # zero is a valid limit
+        errs.extend(validate_nonnegative_field(go_int(spec["revisionHistoryLimit"]),
+                                               fld_path.child("revisionHistoryLimit")))
     if spec.get("ordinals") is not None:
         errs.extend(validate_nonnegative_field(go_int(spec["ordinals"].get("start")), fld_path.child("ordinals.start")))
     errs.extend(_validate_workload_selector(spec.get("selector"), fld_path.child("selector"), "statefulset"))

@@ -56,3 +56,29 @@ def test_validate_rolling_update_stateful_set_allows_missing_max_unavailable():
     assert apps.validate_rolling_update_stateful_set({"partition": 0}, new_path("r")) == []
     errs = apps.validate_rolling_update_stateful_set({"partition": 0, "maxUnavailable": "0%"}, new_path("r"))
     assert [str(e) for e in errs] == ['r.maxUnavailable: Invalid value: "0%": cannot be 0']
+
+
+@pytest.mark.parametrize("limit, expected", [
+    pytest.param(None, [], id="unset"),
+    pytest.param(0, [], id="zero-is-valid"),
+    pytest.param(10, [], id="ten"),
+    pytest.param(-1, ["spec.revisionHistoryLimit: Invalid value: -1: must be greater than or equal to 0"],
+                 id="negative"),
+])
+def test_stateful_set_revision_history_limit_is_non_negative(server, limit, expected):
+    """ValidateStatefulSetSpec: revisionHistoryLimit, when set, must not be negative (a 422 changes nothing)."""
+    from minikcm.apimachinery import errors
+
+    from .builders import stateful_set
+
+    obj = stateful_set()
+    if limit is not None:
+        obj["spec"]["revisionHistoryLimit"] = limit
+    if not expected:
+        server.create("statefulsets", "default", obj)
+        return
+    with pytest.raises(errors.StatusError) as err:
+        server.create("statefulsets", "default", obj)
+    assert [c["message"] for c in err.value.status()["details"]["causes"]] == [
+        e.split(": ", 1)[1] for e in expected]
+    assert server.list("statefulsets", "default")["items"] == []
