@@ -27,9 +27,14 @@ and `fit_error_message` words FailedScheduling as kube-scheduler's FitError does
 
 Start reading at: NodeStatusManager.sync, then register_node, sync_node_status and renew_lease.
 
+The kubelet's node events are recorded as it records them (Starting,
+NodeHasSufficientMemory, ..., NodeReady at registration; NodeNotSchedulable and
+NodeSchedulable when a status sync sees a cordon change), so `kubectl describe
+node` lists them.
+
 Not simulated: resource fits (cpu, memory), node conditions that change
 (pressure, NotReady), the node lifecycle controller (not ported: nobody marks
-a silent node NotReady), the kubelet's node events, images in the status.
+a silent node NotReady, no RegisteredNode event), images in the status.
 Differs from the kubelet: the pod CIDR is set at registration (upstream the
 node IPAM controller assigns it); a Node deleted by a user is registered again
 at the next status update (upstream the kubelet keeps failing until restarted);
@@ -42,7 +47,7 @@ import hashlib
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -110,8 +115,8 @@ class NodeState:
     """When the status was last written."""
     next_lease: datetime | None = None
     lease_backoff: Seconds = 0.0
-    reported: dict[str, Any] = field(default_factory=dict)
-    """The status last written, heartbeat times left out (nodeStatusHasChanged compares these)."""
+    last_unschedulable: bool = False
+    """spec.unschedulable as last seen (the kubelet's lastNodeUnschedulable): a change is an event."""
 
 
 def _digest(text: str) -> str:
@@ -130,6 +135,9 @@ def _time(t: datetime) -> str:
 def _micro_time(t: datetime) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
+
+STARTUP_EVENTS = ("NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID")
+"""What the condition setters record when they first set each pressure condition."""
 
 CONDITIONS = (
     ("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
@@ -275,7 +283,43 @@ class NodeStatusManager:
                 log.warning("node-status: unable to register node %s with the API server: %s", node.name, err)
                 return False
         node.registered = True
+        self.record_event(node, now, "Starting", "Starting kubelet.")
+        for reason in STARTUP_EVENTS:
+            self.record_node_status_event(node, now, reason)
+        self.record_event(node, now, "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods")
+        self.record_node_status_event(node, now, "NodeReady")
         return True
+
+    def record_node_status_event(self, node: NodeState, now: datetime, reason: str) -> None:
+        """Port of Kubelet.recordNodeStatusEvent: `Node <name> status is now: <reason>`."""
+        self.record_event(node, now, reason, f"Node {node.name} status is now: {reason}")
+
+    def record_event(self, node: NodeState, now: datetime, reason: str, message: str) -> None:
+        """A Normal event on the node, as the kubelet's recorder writes it: in namespace default, the
+        node referenced by name with the name as UID (kubectl describe node searches both UIDs).
+
+        A failure is only logged: an event is a courtesy.
+        """
+        stamp = _time(now)
+        event = {
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": f"{node.name}.{_digest(f'{node.name}/{reason}/{now.isoformat()}')[:16]}",
+                         "namespace": "default"},
+            "involvedObject": {"kind": "Node", "name": node.name, "uid": node.name},
+            "reason": reason, "message": message, "type": "Normal",
+            "source": {"component": "kubelet", "host": node.name}, "reportingComponent": "kubelet",
+            "reportingInstance": node.name, "firstTimestamp": stamp, "lastTimestamp": stamp, "count": 1,
+        }
+        try:
+            self.client.core_v1().events("default").create(event, CreateOptions())
+        except errors.StatusError as err:
+            log.debug("node-status: could not record %s for node %s: %s", reason, node.name, err)
+
+    def record_node_schedulable_event(self, node: NodeState, now: datetime, unschedulable: bool) -> None:
+        """Port of Kubelet.recordNodeSchedulableEvent: NodeNotSchedulable / NodeSchedulable on a change."""
+        if unschedulable != node.last_unschedulable:
+            self.record_node_status_event(node, now, "NodeNotSchedulable" if unschedulable else "NodeSchedulable")
+            node.last_unschedulable = unschedulable
 
     def sync_node_status(self, node: NodeState, now: datetime) -> int:
         """Port of Kubelet.syncNodeStatus and tryUpdateNodeStatus: register, or write the status if due.
@@ -294,6 +338,7 @@ class NodeStatusManager:
                 return 1 if self.register_node(node, now) else 0
             log.warning("node-status: error getting node %s: %s", node.name, err)
             return 0
+        self.record_node_schedulable_event(node, now, bool(current.spec and current.spec.unschedulable))
         old = to_wire(current).get("status") or {}
         status = self.node_status(node, now, old)
         changed = _without_heartbeats(status) != _without_heartbeats(old)

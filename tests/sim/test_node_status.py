@@ -220,3 +220,24 @@ def test_fit_error_message_sorts_reasons_and_splits_preemption():
     assert message == ("0/3 nodes are available: 1 node(s) were unschedulable, 2 Too many pods. preemption: 0/3 "
                        "nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims "
                        "found for incoming pod.")
+
+
+def node_events(c: Cluster, name: str = "sim-node-0") -> list[str]:
+    return [e["reason"] for e in c.server.list("events", "default", field_selector=(
+        f"involvedObject.kind=Node,involvedObject.name={name},involvedObject.uid={name}"))["items"]]
+
+
+def test_registration_and_cordon_are_recorded_as_the_kubelet_records_them():
+    c = Cluster(nodes=1)
+    c.at(0.1)
+    startup = ["NodeAllocatableEnforced", "NodeHasNoDiskPressure", "NodeHasSufficientMemory",
+               "NodeHasSufficientPID", "NodeReady", "Starting"]
+    assert sorted(node_events(c)) == startup
+    c.server.patch("nodes", None, "sim-node-0", "application/merge-patch+json", {"spec": {"unschedulable": True}})
+    c.at(5)
+    assert sorted(node_events(c)) == startup  # not seen before the next status sync
+    c.at(10.5)
+    assert sorted(node_events(c)) == sorted(startup + ["NodeNotSchedulable"])
+    c.server.patch("nodes", None, "sim-node-0", "application/merge-patch+json", {"spec": {"unschedulable": None}})
+    c.at(20.5)
+    assert sorted(node_events(c)) == sorted(startup + ["NodeNotSchedulable", "NodeSchedulable"])
