@@ -292,6 +292,8 @@ def test_cordon_then_drain_moves_the_pods_elsewhere(up):
     (("logs", "deployment/web"), "has no container logs"),
     (("exec", "{pod}", "--", "ls"), "cannot run commands"),
     (("top", "pods"), "Metrics API not available"),
+    (("create", "job", "j", "--image=busybox"), "(jobs.batch): minikcm does not serve it"),
+    (("autoscale", "deployment/web", "--max=5"), "minikcm does not serve it"),
 ])
 def test_logs_exec_and_top_say_why(up, args, words):
     pod = ready_pods(up, "app=web")[0]["metadata"]["name"]

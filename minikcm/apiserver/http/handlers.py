@@ -248,7 +248,10 @@ class RESTHandler:
     def handle(self, request: Request) -> Result:
         """Answer one request; never raises (see the module docstring)."""
         try:
-            route = routes.parse_path(request.path)
+            try:
+                route = routes.parse_path(request.path)
+            except errors.StatusError as err:
+                raise unserved.not_served(request.path) or err
             if isinstance(route, Endpoint):
                 return self.endpoint(route, request)
             return self.resource(route, request)

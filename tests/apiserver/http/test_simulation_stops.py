@@ -66,3 +66,23 @@ def test_node_proxy_says_why(handler, server):
     server.create("nodes", None, {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}})
     response = call(handler, "GET", "/api/v1/nodes/n1/proxy")
     assert response.code == 400 and "serve no network traffic" in body_of(response)["message"]
+
+
+@pytest.mark.parametrize("method, path, what", [
+    ("POST", "/apis/batch/v1/namespaces/default/jobs", "(jobs.batch): minikcm does not serve it"),
+    ("POST", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers",
+     "(horizontalpodautoscalers.autoscaling): minikcm does not serve it"),
+    ("GET", "/api/v1/namespaces/default/configmaps/x", "(configmaps): minikcm does not serve it"),
+    ("GET", "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods", "minikcm runs no metrics server"),
+])
+def test_well_known_resources_that_are_not_served_say_so(handler, method, path, what):
+    response = call(handler, method, path, {} if method == "POST" else None)
+    status = body_of(response)
+    assert response.code == 404 and status["reason"] == "NotFound"
+    assert status["message"].startswith("the server could not find the requested resource") and what in status["message"]
+
+
+def test_other_unknown_paths_stay_the_plain_404(handler):
+    response = call(handler, "GET", "/apis/example.com/v1/widgets")
+    assert response.code == 404
+    assert body_of(response)["message"] == "the server could not find the requested resource"
