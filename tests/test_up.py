@@ -183,3 +183,12 @@ def test_run_up_exits_1_when_the_controller_manager_ends_by_itself(tmp_path, mon
     out, err = io.StringIO(), io.StringIO()
     assert run_up(kubeconfig=str(tmp_path / "kc"), kubelet=FAST_KUBELET, out=out, err=err) == 1
     assert "the controller manager stopped: controller boom could not be built" in err.getvalue()
+
+
+@pytest.mark.parametrize("command", ["up", "apiserver", "controller-manager"])
+def test_every_long_running_command_takes_klog_verbosity_and_a_log_file(command):
+    """klog's -v N (and --v=N) and --log-file, the same on the three commands (minikcm.logs)."""
+    args = build_parser().parse_args([command, "-v", "4", "--log-file", "/tmp/x.log"])
+    assert (args.v, args.log_file) == (4, "/tmp/x.log")
+    assert build_parser().parse_args([command, "--v=2"]).v == 2
+    assert build_parser().parse_args([command]).v == 0
