@@ -1,26 +1,22 @@
 """No upstream twin. The core/v1 validation the embedded API server runs, on wire dicts.
 
-Mirrors pkg/apis/core/validation/validation.go (reconstructed from several
-versions near the pin; messages are upstream's) for the core
-kinds minikcm serves: pods and pod templates, PersistentVolumeClaims, Services
-and Namespaces, plus core's ObjectMeta wrappers. minikcm.apiserver.validation
-picks the function per resource; apps_validation reuses the pod-template checks.
+Mirrors pkg/apis/core/validation/validation.go (reconstructed from several versions
+near the pin; messages are upstream's) for pods and pod templates, PVCs, Services and
+Namespaces, plus core's ObjectMeta wrappers (Nodes: node_validation). The caller is
+minikcm.apiserver.validation; apps_validation reuses the pod-template checks.
 
 Start reading at: validate_pod_spec, then validate_pod_update.
 
-Not ported: the PodValidationOptions feature switches, resources and
-quantities, probes, security contexts, affinity, topology spread, DNS config,
-host ports, ephemeral containers, volume sources beyond counting them, env
-valueFrom sources, Service IP families and node ports, the
-PodSpecificAnnotations checks, PVC and Service status checks.
+Not ported: the PodValidationOptions feature switches, resources and quantities, probes,
+security contexts, affinity, topology spread, DNS config, host ports, ephemeral containers,
+volume sources beyond counting them, env valueFrom sources, Service IP families and node
+ports, the PodSpecificAnnotations checks, PVC and Service status checks.
 Differs from Go:
-- Pod updates: the check that only images, activeDeadlineSeconds, tolerations
-  (additions), terminationGracePeriodSeconds (negative -> 1) and scheduling
-  gates change is done on wire dicts, and the message has no diff of the two
-  specs after it (upstream appends one).
-- PersistentVolumeClaim updates: any spec change other than
-  resources.requests and volumeAttributesClassName is refused with one message
-  (upstream distinguishes bound claims and checks the resize).
+- Pod updates: the check that only images, activeDeadlineSeconds, tolerations (additions),
+  terminationGracePeriodSeconds (negative -> 1) and scheduling gates change is done on wire
+  dicts, and the message has no diff of the two specs after it (upstream appends one).
+- PersistentVolumeClaim updates: any spec change but resources.requests and
+  volumeAttributesClassName is refused with one message (upstream tells bound claims apart).
 - Service updates only keep clusterIP; the other update rules are not ported.
 """
 
