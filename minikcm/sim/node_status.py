@@ -205,7 +205,9 @@ class NodeStatusManager:
             try:
                 self.sync()
             except Exception:  # noqa: BLE001 - a heartbeat must not die with one bad write
-                log.exception("node-status: sync failed")
+                log.exception("node-status: sync failed; retrying in 1s")
+                if self.clock.sleep(1.0, stop):
+                    return
 
     def sync(self) -> int:
         """Do what is due on every node; returns how many writes were made."""

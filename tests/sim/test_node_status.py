@@ -241,3 +241,25 @@ def test_registration_and_cordon_are_recorded_as_the_kubelet_records_them():
     c.server.patch("nodes", None, "sim-node-0", "application/merge-patch+json", {"spec": {"unschedulable": None}})
     c.at(20.5)
     assert sorted(node_events(c)) == sorted(startup + ["NodeNotSchedulable", "NodeSchedulable"])
+
+
+@pytest.mark.threaded
+def test_threaded_run_registers_the_nodes_and_stops_when_asked():
+    """`run` sleeps on the clock until something is due and calls the same step body as the driver."""
+    import time
+
+    from minikcm.clock import RealClock
+
+    server = APIServer()
+    manager = NodeStatusManager(InProcessClientset(server), RealClock(), ["a", "b"], host_ip_of=host_ip_of,
+                                pod_cidr_of=lambda i: f"{pod_cidr_prefix(i)}.0/24")
+    stop = threading.Event()
+    thread = threading.Thread(target=manager.run, args=(stop,), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while len(server.list("leases", NODE_LEASE_NAMESPACE)["items"]) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [n["metadata"]["name"] for n in server.list("nodes", None)["items"]] == ["a", "b"]
+    stop.set()
+    thread.join(2)
+    assert not thread.is_alive()
