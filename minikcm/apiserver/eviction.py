@@ -34,13 +34,19 @@ DISRUPTION_TARGET = "DisruptionTarget"
 
 
 def can_ignore_pdb(pod: dict[str, Any]) -> bool:
-    """Port of canIgnorePDB: terminal, pending and terminating pods are deleted without a budget check."""
+    """Port of canIgnorePDB (pkg/registry/core/pod/storage/eviction.go).
+
+    Terminal, pending and terminating pods are deleted without a budget check.
+    """
     phase = (pod.get("status") or {}).get("phase")
     return phase in ("Succeeded", "Failed", "Pending") or bool(pod["metadata"].get("deletionTimestamp"))
 
 
 def should_enforce_resource_version(pod: dict[str, Any]) -> bool:
-    """Port of shouldEnforceResourceVersion: not for terminal or terminating pods."""
+    """Port of shouldEnforceResourceVersion (pkg/registry/core/pod/storage/eviction.go).
+
+    Not for terminal or terminating pods.
+    """
     phase = (pod.get("status") or {}).get("phase")
     return not (phase in ("Succeeded", "Failed") or pod["metadata"].get("deletionTimestamp"))
 
@@ -82,7 +88,9 @@ def evict_pod(registry: Registry, namespace: str, name: str, eviction: dict[str,
 
 def add_condition_and_delete_pod(registry: Registry, namespace: str, name: str,
                                  request: DeleteRequest) -> None:
-    """Port of addConditionAndDeletePod: DisruptionTarget=True on the pod's status, then the delete.
+    """Port of addConditionAndDeletePod (pkg/registry/core/pod/storage/eviction.go).
+
+    DisruptionTarget=True on the pod's status, then the delete.
 
     The condition is written through the status subresource (upstream's eviction
     store is the status store); a resourceVersion precondition moves to the

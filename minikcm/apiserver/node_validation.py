@@ -34,7 +34,7 @@ from minikcm.apimachinery.validation import (
 from minikcm.apiserver.core_validation import spec_of, status_of, validate_object_meta, validate_object_meta_update
 
 validate_node_name = name_is_dns_subdomain
-"""Port of ValidateNodeName: a node name is a DNS subdomain."""
+"""Port of ValidateNodeName (pkg/apis/core/validation/validation.go). A node name is a DNS subdomain."""
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 """The supported taint effects (core.TaintEffect constants)."""
@@ -112,7 +112,10 @@ def validate_taint_effect(effect: str, allow_empty: bool, fld_path: Path) -> Err
 
 
 def validate_node_taints(taints: list[dict[str, Any]], fld_path: Path) -> ErrorList:
-    """Port of validateNodeTaints: key a label name, value a label value, a known effect, unique (key, effect)."""
+    """Port of validateNodeTaints (pkg/apis/core/validation/validation.go).
+
+    Key a label name, value a label value, a known effect, unique (key, effect).
+    """
     errs = ErrorList()
     seen: set[tuple[str, str]] = set()
     for i, taint in enumerate(taints):
@@ -163,7 +166,10 @@ def validate_node(node: dict[str, Any]) -> ErrorList:
 
 
 def validate_node_resources(node: dict[str, Any]) -> ErrorList:
-    """Port of ValidateNodeResources: capacity and allocatable hold valid quantities."""
+    """Port of ValidateNodeResources (pkg/apis/core/validation/validation.go).
+
+    Capacity and allocatable hold valid quantities.
+    """
     errs = ErrorList()
     status = status_of(node)
     for key in ("capacity", "allocatable"):

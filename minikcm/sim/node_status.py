@@ -272,7 +272,9 @@ class NodeStatusManager:
         }
 
     def register_node(self, node: NodeState, now: datetime) -> bool:
-        """Port of Kubelet.tryRegisterWithAPIServer: create the Node; an existing one is taken over.
+        """Port of Kubelet.tryRegisterWithAPIServer (pkg/kubelet/kubelet_node_status.go).
+
+        Create the Node; an existing one is taken over.
 
         Returns whether the node is registered now (a failure is retried at the next status time).
         """
@@ -293,7 +295,10 @@ class NodeStatusManager:
         return True
 
     def record_node_status_event(self, node: NodeState, now: datetime, reason: str) -> None:
-        """Port of Kubelet.recordNodeStatusEvent: `Node <name> status is now: <reason>`."""
+        """Port of Kubelet.recordNodeStatusEvent (pkg/kubelet/kubelet_node_status.go).
+
+        `Node <name> status is now: <reason>`.
+        """
         self.record_event(node, now, reason, f"Node {node.name} status is now: {reason}")
 
     def record_event(self, node: NodeState, now: datetime, reason: str, message: str) -> None:
@@ -318,13 +323,18 @@ class NodeStatusManager:
             log.debug("node-status: could not record %s for node %s: %s", reason, node.name, err)
 
     def record_node_schedulable_event(self, node: NodeState, now: datetime, unschedulable: bool) -> None:
-        """Port of Kubelet.recordNodeSchedulableEvent: NodeNotSchedulable / NodeSchedulable on a change."""
+        """Port of Kubelet.recordNodeSchedulableEvent (pkg/kubelet/kubelet_node_status.go).
+
+        NodeNotSchedulable / NodeSchedulable on a change.
+        """
         if unschedulable != node.last_unschedulable:
             self.record_node_status_event(node, now, "NodeNotSchedulable" if unschedulable else "NodeSchedulable")
             node.last_unschedulable = unschedulable
 
     def sync_node_status(self, node: NodeState, now: datetime) -> int:
-        """Port of Kubelet.syncNodeStatus and tryUpdateNodeStatus: register, or write the status if due.
+        """Port of Kubelet.syncNodeStatus and tryUpdateNodeStatus (pkg/kubelet/kubelet_node_status.go).
+
+        Register, or write the status if due.
 
         The status is written when it changed (heartbeat times aside) or when
         `status_report_frequency` has passed since the last write.
@@ -372,7 +382,10 @@ class NodeStatusManager:
         return lease
 
     def set_node_owner(self, lease: dict[str, Any], node: NodeState) -> None:
-        """Port of kubelet's setNodeOwnerFunc: the lease is owned by its Node (when the Node exists)."""
+        """Port of setNodeOwnerFunc (pkg/kubelet/util/nodelease.go).
+
+        The lease is owned by its Node (when the Node exists).
+        """
         if lease["metadata"].get("ownerReferences"):
             return
         try:
@@ -383,7 +396,9 @@ class NodeStatusManager:
             {"apiVersion": "v1", "kind": "Node", "name": node.name, "uid": n.metadata.uid}]
 
     def renew_lease(self, node: NodeState, now: datetime) -> int:
-        """Port of controller.sync (ensure, then renew): create the lease, or move its renewTime to now.
+        """Port of controller.sync (component-helpers/apimachinery/lease/controller.go).
+
+        Ensure, then renew: create the lease, or move its renewTime to now.
 
         A failure backs off from 200 ms, doubling, to at most 7 s; success waits the renew interval.
         """

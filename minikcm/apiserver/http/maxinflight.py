@@ -88,7 +88,9 @@ def basic_long_running_request_check(verbs: frozenset[str],
 
 
 class MaxInFlightLimit:
-    """Port of WithMaxInFlightLimit: two counters of requests being served, reads and writes.
+    """Port of WithMaxInFlightLimit (apiserver/pkg/server/filters/maxinflight.go).
+
+    Two counters of requests being served, reads and writes.
 
     A limit of 0 means no limit (upstream: a nil channel). Thread: any.
     """

@@ -26,7 +26,8 @@ from minikcm.apimachinery import errors
 from minikcm.apimachinery.schema import GroupResource
 from minikcm.apiserver.http.routes import ResourceRequest
 
-NO_CONTAINERS = "minikcm's simulated kubelet runs no containers (pod status is simulated; see README, \"What `minikcm up` is not\")"
+NO_CONTAINERS = ("minikcm's simulated kubelet runs no containers (pod status is simulated; "
+                 "see README, \"What `minikcm up` is not\")")
 NO_NETWORK = "minikcm's simulated nodes serve no network traffic (see README, \"What `minikcm up` is not\")"
 
 _WHAT = {
