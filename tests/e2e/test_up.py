@@ -292,6 +292,7 @@ def test_cordon_then_drain_moves_the_pods_elsewhere(up):
     (("logs", "deployment/web"), "has no container logs"),
     (("exec", "{pod}", "--", "ls"), "cannot run commands"),
     (("top", "pods"), "Metrics API not available"),
+    (("debug", "{pod}", "--image=busybox", "--profile=general"), "cannot run ephemeral (debug) containers"),
     (("create", "job", "j", "--image=busybox"), "(jobs.batch): minikcm does not serve it"),
     (("autoscale", "deployment/web", "--max=5"), "minikcm does not serve it"),
 ])

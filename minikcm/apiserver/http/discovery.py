@@ -60,6 +60,7 @@ SUBRESOURCE_VERBS: dict[str, tuple[str, ...]] = {
     "attach": ("create", "get"),
     "portforward": ("create", "get"),
     "proxy": ("create", "delete", "get", "patch", "update"),
+    "ephemeralcontainers": ("get", "patch", "update"),
 }
 
 

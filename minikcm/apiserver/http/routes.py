@@ -29,7 +29,7 @@ from minikcm.apimachinery import errors
 from minikcm.apimachinery.schema import RESOURCES, GroupResource, ResourceInfo
 
 EXTRA_SUBRESOURCES: dict[str, tuple[str, ...]] = {
-    "pods": ("binding", "eviction", "log", "exec", "attach", "portforward", "proxy"),
+    "pods": ("binding", "eviction", "log", "exec", "attach", "portforward", "proxy", "ephemeralcontainers"),
     "nodes": ("proxy",),
     "services": ("proxy",),
 }
@@ -37,7 +37,7 @@ EXTRA_SUBRESOURCES: dict[str, tuple[str, ...]] = {
 create-only; log, exec, attach, portforward and proxy exist in discovery as upstream, and answer
 with the reason the simulation cannot serve them (minikcm.apiserver.http.unserved)."""
 
-UNSERVED_SUBRESOURCES = ("log", "exec", "attach", "portforward", "proxy")
+UNSERVED_SUBRESOURCES = ("log", "exec", "attach", "portforward", "proxy", "ephemeralcontainers")
 """Subresources that need a real kubelet or a real network: served only as a clear error."""
 
 NAMESPACE_SUBRESOURCES = ("status",)

@@ -1,4 +1,4 @@
-"""No upstream twin. The answers where the simulation stops: logs, exec, attach, port-forward, proxy.
+"""No upstream twin. The answers where the simulation stops: logs, exec, attach, port-forward, proxy, debug.
 
 kube-apiserver serves `pods/log`, `pods/exec`, `pods/attach`, `pods/portforward`
 and the `proxy` subresources by connecting to the kubelet of the pod's node
@@ -8,7 +8,7 @@ simulated, there is no process, no log file and no port. So these
 subresources exist (discovery lists them, as upstream's does) and every request
 on them gets a Kubernetes-style error that says why, instead of a bare 404
 that reads like a bug. `kubectl cp` runs `tar` through exec, so it gets the
-exec answer. `kubectl top` asks discovery for `metrics.k8s.io`, finds no such
+exec answer, and `kubectl debug` the ephemeralcontainers one. `kubectl top` asks discovery for `metrics.k8s.io`, finds no such
 group (minikcm runs no metrics server) and says "Metrics API not available".
 
 Kubernetes resources minikcm does not serve at all (ConfigMaps, Jobs,
@@ -35,6 +35,7 @@ _WHAT = {
     "exec": "cannot run commands (exec, cp)",
     "attach": "cannot be attached to",
     "portforward": "has no ports to forward",
+    "ephemeralcontainers": "cannot run ephemeral (debug) containers",
 }
 
 

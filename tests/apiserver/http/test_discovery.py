@@ -57,7 +57,7 @@ def test_aggregated_core_has_one_unnamed_group():
     pods = {r["resource"]: r for r in doc["items"][0]["versions"][0]["resources"]}["pods"]
     assert pods["scope"] == "Namespaced" and pods["categories"] == ["all"]
     assert [s["subresource"] for s in pods["subresources"]] == [
-            "attach", "binding", "eviction", "exec", "log", "portforward", "proxy", "status"]
+            "attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward", "proxy", "status"]
 
 
 def test_aggregated_groups():

@@ -47,6 +47,7 @@ def test_eviction_is_create_only(handler, server):
     ("POST", "attach?stdin=true", "cannot be attached to"),
     ("POST", "portforward?ports=80", "has no ports to forward"),
     ("GET", "proxy", "cannot be proxied to"),
+    ("PATCH", "ephemeralcontainers", "cannot run ephemeral (debug) containers"),
 ])
 def test_unserved_subresources_say_why(handler, server, method, sub, words):
     bound_pod(server)
