@@ -538,7 +538,8 @@ def test_watch_on_an_object_path_watches_that_object(handler):
 BAD_QUERY_CASES = [
     pytest.param("labelSelector=a%3D%3D%3Db", 400, id="label-selector"),
     pytest.param("fieldSelector=spec.foo%3Dx", 400, id="unsupported-field-label"),
-    pytest.param("resourceVersion=abc", 422, id="resource-version"),
+    pytest.param("resourceVersion=abc", 400, id="resource-version"),  # storage.ValidateListOptions
+    pytest.param("watch=1&resourceVersion=abc", 422, id="watch-resource-version"),
     pytest.param("limit=x", 400, id="limit"),
     pytest.param("limit=-1", 400, id="negative-limit"),
     pytest.param("watch=1&timeoutSeconds=soon", 400, id="timeout-seconds"),
@@ -626,3 +627,26 @@ def test_watch_without_timeout_ends_between_30_and_60_minutes(server):
     assert call(again, "GET", PODS + "?watch=1").timeout_seconds == timeouts[0]  # seeded: repeatable
     assert call(handler, "GET", PODS + "?watch=1&timeoutSeconds=7").timeout_seconds == 7
     assert RESTHandler(server, min_request_timeout=0).watch_timeout(None) is None
+
+
+def test_expired_continue_over_http_carries_the_new_token(handler, server):
+    for name in ("a", "b"):
+        create(handler, PODS, pod(name))
+    first = body_of(call(handler, "GET", PODS + "?limit=1"))
+    for i in range(server.storage.history_window + 1):
+        server.create("pods", "kube-system", pod(f"z{i}", "kube-system"))
+    response = call(handler, "GET", f"{PODS}?limit=1&continue={first['metadata']['continue']}")
+    status = body_of(response)
+    assert response.code == 410 and status["reason"] == "Expired"
+    assert status["message"].startswith("The provided continue parameter is too old")
+    rest = body_of(call(handler, "GET", f"{PODS}?limit=1&continue={status['metadata']['continue']}"))
+    assert [i["metadata"]["name"] for i in rest["items"]] == ["b"]
+
+
+def test_continue_with_a_resource_version_is_400_over_http(handler):
+    for name in ("a", "b"):
+        create(handler, PODS, pod(name))
+    token = body_of(call(handler, "GET", PODS + "?limit=1"))["metadata"]["continue"]
+    response = call(handler, "GET", f"{PODS}?limit=1&resourceVersion=2&continue={token}")
+    assert response.code == 400
+    assert body_of(response)["message"] == "specifying resource version is not allowed when using continue"
