@@ -22,10 +22,15 @@ server would no longer list for it. A watcher whose ResultChan fills up
 event: client-go's reflector backs off and resumes from the last version it saw,
 and writers never wait for a slow reader.
 
-Differs from upstream: a watch asking for a resourceVersion newer than the store's
-gets the "Too large resource version" error at once (upstream waits up to 3 s for
-its cache to catch up, which cannot happen in-process); BOOKMARK and timeout timing
-run on the injected clock through the server's steps.
+Lists are served here too (`get_list`: Cacher.GetList with the delegator's choice
+of state): the current state, or for an exact list or a continue token the state
+at that version rebuilt from the history window, paged as the cacher pages.
+
+Differs from upstream: a watch or list asking for a resourceVersion newer than the
+store's gets the "Too large resource version" error at once (upstream waits up to
+3 s for its cache to catch up, which cannot happen in-process); the history window
+stands in for both etcd's uncompacted revisions and the cache's snapshots; BOOKMARK
+and timeout timing run on the injected clock through the server's steps.
 """
 
 from __future__ import annotations
@@ -378,7 +383,7 @@ INCONSISTENT_CONTINUE_MESSAGE = (
 """Port of etcd3's `inconsistentContinue` message: an expired continue token."""
 
 
-def validate_list_options(resource: str, resource_version: str, continue_: str) -> tuple[str, int, int]:
+def validate_list_options(resource_version: str, continue_: str) -> tuple[str, int, int]:
     """Port of storage.ValidateListOptions (apiserver/pkg/storage/interfaces.go), its checks.
 
     (continue start key, continue resourceVersion, parsed resourceVersion).
@@ -391,7 +396,6 @@ def validate_list_options(resource: str, resource_version: str, continue_: str) 
             resource version is not allowed when using continue", 400
             "invalid resource version: ...".
     """
-    del resource  # upstream's key prefix; our keys carry none
     if continue_:
         try:
             continue_key, continue_rv = decode_continue(continue_)
@@ -461,7 +465,7 @@ def get_list(storage: Storage, resource: str, namespace: str, predicate: Selecti
     Raises:
         StatusError: 400, 410 or 504 as described.
     """
-    continue_key, continue_rv, requested = validate_list_options(resource, resource_version, continue_)
+    continue_key, continue_rv, requested = validate_list_options(resource_version, continue_)
     current = storage.resource_version
     exact: int | None = None
     if resource_version_match == RESOURCE_VERSION_MATCH_EXACT:

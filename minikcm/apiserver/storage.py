@@ -183,8 +183,8 @@ class Storage:
     def list_at_locked(self, resource: str, namespace: str, resource_version: int) -> list[dict[str, Any]] | None:
         """The objects of `resource` as they were at `resource_version`, in key order (only `namespace` when given).
 
-        What etcd gives a paged list's later pages: a read at the first page's
-        revision. Here it is the current objects with the kept history after
+        What etcd gives an exact list and a paged list's later pages: a read at
+        that revision. Here it is the current objects with the kept history after
         that version undone, newest first. None when the version is out of
         reach, as after an etcd compaction: before the restore point, or when
         events after it have already left the history window.
