@@ -50,7 +50,7 @@ from typing import Any
 
 import yaml
 
-from minikcm.apimachinery import errors, field, meta, types
+from minikcm.apimachinery import errors, field, internalversion, meta, types
 from minikcm.apimachinery.schema import GroupKind, GroupResource
 from minikcm.apimachinery.watch import BOOKMARK, ERROR, Event, Interface as WatchInterface
 from minikcm.apiserver import patcher
@@ -550,8 +550,16 @@ class RESTHandler:
         return self.reply(200, result, target, req.resource)
 
     def delete_collection(self, req: ResourceRequest, request: Request) -> Response:
-        """Port of DeleteCollection (apiserver/pkg/endpoints/handlers/delete.go)."""
+        """Port of DeleteCollection (apiserver/pkg/endpoints/handlers/delete.go).
+
+        Its list options are defaulted and checked as a list's are (422 on ListOptions).
+        """
         target = negotiate(request.header("Accept"), False)
+        internalversion.defaulted_and_validated(meta.ListOptions(
+            resource_version=request.param("resourceVersion") or "",
+            resource_version_match=request.param("resourceVersionMatch") or "",
+            continue_=request.param("continue") or "",
+            send_initial_events=parse_bool(request, "sendInitialEvents")), self.api.watch_list)
         options = self.delete_options(request)
         dry_run = parse_dry_run(options.dry_run, "DeleteOptions")
         result = self.api.delete_collection(

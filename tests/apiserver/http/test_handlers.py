@@ -650,3 +650,10 @@ def test_continue_with_a_resource_version_is_400_over_http(handler):
     response = call(handler, "GET", f"{PODS}?limit=1&resourceVersion=2&continue={token}")
     assert response.code == 400
     assert body_of(response)["message"] == "specifying resource version is not allowed when using continue"
+
+
+def test_delete_collection_checks_its_list_options(handler, server):
+    create(handler, PODS, pod("a"))
+    response = call(handler, "DELETE", PODS + "?sendInitialEvents=true")
+    assert response.code == 422 and body_of(response)["details"]["kind"] == "ListOptions"
+    assert server.get("pods", "default", "a")["metadata"].get("deletionTimestamp") is None
