@@ -252,8 +252,10 @@ class RESTHandler:
         self.api = api
         self.min_request_timeout = min_request_timeout
         """Seconds; a watch without timeoutSeconds lasts between this and twice this (0: forever)."""
-        self.rng = rng if rng is not None else random.Random()
-        """Draws those watch timeouts; pass `random.Random(seed)` for repeatable ones."""
+        self.rng = rng if rng is not None else random.Random(str(api.rng.getstate()))
+        """Draws those watch timeouts. By default it is seeded from the server's own RNG
+        (without drawing from it), so a server built with `random.Random(seed)` gives
+        the same timeouts run after run; pass `rng` to choose otherwise."""
         self.server_address = server_address
         """host:port the legacy `/api` answer advertises."""
         self.now = now or api.clock.now

@@ -657,3 +657,19 @@ def test_delete_collection_checks_its_list_options(handler, server):
     response = call(handler, "DELETE", PODS + "?sendInitialEvents=true")
     assert response.code == 422 and body_of(response)["details"]["kind"] == "ListOptions"
     assert server.get("pods", "default", "a")["metadata"].get("deletionTimestamp") is None
+
+
+def test_default_watch_timeouts_follow_the_servers_seed(fake_clock):
+    import random
+
+    from minikcm.apiserver.http.handlers import RESTHandler
+    from minikcm.apiserver.server import APIServer
+
+    def first_timeout() -> float:
+        api = APIServer(clock=fake_clock, rng=random.Random(11))
+        before = api.rng.getstate()
+        timeout = RESTHandler(api).watch_timeout(None)
+        assert api.rng.getstate() == before  # the server's own draws (names, uids) are untouched
+        return timeout
+
+    assert first_timeout() == first_timeout()
