@@ -364,9 +364,7 @@ class RESTHandler:
 
     def list(self, req: ResourceRequest, request: Request) -> Response:
         target = negotiate(request.header("Accept"), True)
-        limit = parse_int(request, "limit") or 0
-        if limit < 0:
-            raise errors.new_bad_request("limit must not be negative")
+        limit = parse_int(request, "limit") or 0  # 0 or less: no limit, as upstream reads it
         result = self.api.list(req.resource, req.namespace or "",
                                label_selector=request.param("labelSelector") or "",
                                field_selector=request.param("fieldSelector") or "",

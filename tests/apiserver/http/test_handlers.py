@@ -541,7 +541,6 @@ BAD_QUERY_CASES = [
     pytest.param("resourceVersion=abc", 400, id="resource-version"),  # storage.ValidateListOptions
     pytest.param("watch=1&resourceVersion=abc", 422, id="watch-resource-version"),
     pytest.param("limit=x", 400, id="limit"),
-    pytest.param("limit=-1", 400, id="negative-limit"),
     pytest.param("watch=1&timeoutSeconds=soon", 400, id="timeout-seconds"),
     pytest.param("limit=1&continue=garbage", 400, id="continue-token"),
     pytest.param("includeObject=Everything", 400, id="include-object"),
@@ -673,3 +672,10 @@ def test_default_watch_timeouts_follow_the_servers_seed(fake_clock):
         return timeout
 
     assert first_timeout() == first_timeout()
+
+
+def test_a_negative_limit_means_no_limit(handler):
+    for name in ("a", "b"):
+        create(handler, PODS, pod(name))
+    listed = body_of(call(handler, "GET", PODS + "?limit=-1"))
+    assert [i["metadata"]["name"] for i in listed["items"]] == ["a", "b"] and "continue" not in listed["metadata"]
