@@ -5,7 +5,11 @@ cacher.go's Watch, watch_cache.go's getAllEventsSinceLocked, cache_watcher.go's
 cacheWatcher). `start_watch` is their Watch in small: it checks the requested
 resourceVersion against the resource's history window, puts the events the
 client has not seen yet into a new `CacheWatcher`, and registers it for live
-events, all under the store lock so nothing slips in between.
+events, all under the store lock so nothing slips in between. A watch-list
+(sendInitialEvents=true) gets the current objects as ADDED events and, when it
+allows bookmarks, a BOOKMARK annotated `k8s.io/initial-events-end: "true"` at
+the store's version once they are all out: what a v1.36 reflector waits for
+before it replaces its store.
 
 Start reading at: start_watch, then CacheWatcher.convert_to_watch_event.
 
@@ -18,10 +22,15 @@ server would no longer list for it. A watcher whose ResultChan fills up
 event: client-go's reflector backs off and resumes from the last version it saw,
 and writers never wait for a slow reader.
 
-Differs from upstream: a watch asking for a resourceVersion newer than the store's
-gets the "Too large resource version" error at once (upstream waits up to 3 s for
-its cache to catch up, which cannot happen in-process); BOOKMARK and timeout timing
-run on the injected clock through the server's steps.
+Lists are served here too (`get_list`: Cacher.GetList with the delegator's choice
+of state): the current state, or for an exact list or a continue token the state
+at that version rebuilt from the history window, paged as the cacher pages.
+
+Differs from upstream: a watch or list asking for a resourceVersion newer than the
+store's gets the "Too large resource version" error at once (upstream waits up to
+3 s for its cache to catch up, which cannot happen in-process); the history window
+stands in for both etcd's uncompacted revisions and the cache's snapshots; BOOKMARK
+and timeout timing run on the injected clock through the server's steps.
 """
 
 from __future__ import annotations
@@ -30,9 +39,22 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from minikcm.apimachinery import errors, field, watch
+from minikcm.apimachinery.field import go_quote
+from minikcm.apimachinery.meta import (
+    INITIAL_EVENTS_ANNOTATION_KEY,
+    RESOURCE_VERSION_MATCH_EXACT,
+    RESOURCE_VERSION_MATCH_NOT_OLDER_THAN,
+)
 from minikcm.apimachinery.schema import GroupKind, resource_info
+from minikcm.apiserver.continue_ import (
+    ContinueError,
+    decode_continue,
+    encode_continue,
+    new_invalid_continue_error,
+    prepare_continue_token,
+)
 from minikcm.apiserver.selection import SelectionPredicate
-from minikcm.apiserver.storage import Storage, WatchCacheEvent, deep_copy_json
+from minikcm.apiserver.storage import Storage, WatchCacheEvent, deep_copy_json, key_string, object_key
 
 DEFAULT_WATCHER_BUFFER = 10_000
 """Undelivered events a watcher may hold before it is closed as too slow."""
@@ -47,21 +69,35 @@ BOOKMARK_BEFORE_DEADLINE = 2.0
 def parse_resource_version(resource: str, resource_version: str) -> int:
     """Port of APIObjectVersioner.ParseResourceVersion (apiserver/pkg/storage/api_object_versioner.go).
 
-    "" and "0" are 0, else a decimal.
+    "" and "0" are 0, else a decimal that fits in 64 bits.
 
     Raises:
         StatusError: Invalid, naming `resourceVersion`, for anything that is not
             an unsigned integer.
     """
+    parsed = parse_uint64(resource_version)
+    if parsed is not None:
+        return parsed
+    info = resource_info(resource)
+    raise errors.new_invalid(GroupKind(info.group, resource), "",
+                             [resource_version_error(resource_version)])
+
+
+def parse_uint64(resource_version: str) -> int | None:
+    """strconv.ParseUint(s, 10, 64): the value, or None when it is not one ("" and "0" are 0)."""
     if resource_version in ("", "0"):
         return 0
-    if resource_version.isdigit() and resource_version.isascii():
+    if resource_version.isdigit() and resource_version.isascii() and int(resource_version) < 2 ** 64:
         return int(resource_version)
-    info = resource_info(resource)
-    detail = f'strconv.ParseUint: parsing "{resource_version}": invalid syntax'
-    raise errors.new_invalid(GroupKind(info.group, resource), "",
-                             [field.invalid(field.new_path("resourceVersion"), resource_version,
-                                            detail)])
+    return None
+
+
+def resource_version_error(resource_version: str) -> field.Error:
+    """The field error APIObjectVersioner.ParseResourceVersion wraps strconv's complaint in."""
+    reason = ("value out of range" if resource_version.isdigit() and resource_version.isascii()
+              else "invalid syntax")
+    return field.invalid(field.new_path("resourceVersion"), resource_version,
+                         f'strconv.ParseUint: parsing {go_quote(resource_version)}: {reason}')
 
 
 def new_too_large_resource_version_error(minimum: int, current: int,
@@ -235,15 +271,66 @@ class CacheWatcher:
                 f"pending={len(self._chan)}, closed={self._chan.closed})")
 
 
+def get_watch_cache_resource_version(current: int, requested: int, resource_version: str,
+                                     send_initial_events: bool | None) -> int:
+    """Port of Cacher.getWatchCacheResourceVersion (apiserver/pkg/storage/cacher/cacher.go).
+
+    The version the watch starts from: the requested one when one was given;
+    0 for the legacy watch from "" (the state as the cache has it); the
+    store's current version for a watch from "" that set sendInitialEvents
+    either way (a consistent read, what etcd's current revision is upstream).
+    """
+    if resource_version:
+        return requested
+    if send_initial_events is None:
+        return 0
+    return current
+
+
+def is_list_watch_request(send_initial_events: bool | None, allow_bookmarks: bool) -> bool:
+    """Port of isListWatchRequest (apiserver/pkg/storage/cacher/cacher.go).
+
+    A watch-list: initial events requested and bookmarks allowed, so the end
+    of the initial events can be marked.
+    """
+    return bool(send_initial_events) and allow_bookmarks
+
+
+def initial_events_end_bookmark(resource: str, resource_version: int) -> watch.Event:
+    """The BOOKMARK closing a watch-list's initial events (setInitialEventsEndBookmarkIfRequested).
+
+    An empty object of the watched kind at `resource_version`, annotated
+    `k8s.io/initial-events-end: "true"` (storage.AnnotateInitialEventsEndBookmark,
+    applied by cacheWatcher.convertToWatchEvent to the first bookmark a
+    watch-list sends).
+    """
+    info = resource_info(resource)
+    return watch.Event(watch.BOOKMARK, {
+        "kind": info.kind, "apiVersion": info.api_version,
+        "metadata": {"resourceVersion": str(resource_version),
+                     "annotations": {INITIAL_EVENTS_ANNOTATION_KEY: "true"}}})
+
+
 def start_watch(storage: Storage, resource: str, namespace: str, resource_version: str,
                 predicate: SelectionPredicate, allow_bookmarks: bool,
                 deadline: datetime | None, now: datetime,
-                max_buffered: int = DEFAULT_WATCHER_BUFFER) -> CacheWatcher | ErrWatcher:
+                max_buffered: int = DEFAULT_WATCHER_BUFFER,
+                send_initial_events: bool | None = None) -> CacheWatcher | ErrWatcher:
     """Port of Cacher.Watch (apiserver/pkg/storage/cacher/cacher.go).
 
-    Open a watch on `resource` from `resource_version`.
+    Open a watch on `resource` from `resource_version`; the options were
+    defaulted and validated by the caller (minikcm.apimachinery.internalversion).
 
-    - "" or "0": synthetic ADDED events for every matching object, then live events.
+    - sendInitialEvents=true: ADDED events for every matching object as stored
+      now (NotOlderThan the given version, which must not be ahead of the
+      store), then, when bookmarks are allowed, a BOOKMARK at the store's
+      current version annotated `k8s.io/initial-events-end: "true"`, then live
+      events (watch_cache.go getAllEventsSinceLocked, cache_watcher.go
+      processInterval).
+    - no sendInitialEvents, "" or "0" (legacy): the same ADDED events, no
+      annotated bookmark.
+    - sendInitialEvents=false: no initial state; from "" or "0" the watch
+      starts at the current version.
     - a number N: the kept events after N, then live events; if events after N
       have already left the history window, an ERROR event with 410 Expired
       ("too old resource version: N (oldest)") and the watch ends.
@@ -251,17 +338,21 @@ def start_watch(storage: Storage, resource: str, namespace: str, resource_versio
     Raises:
         StatusError: Invalid for a resourceVersion that is not a number.
     """
-    rv = parse_resource_version(resource, resource_version)
+    requested = parse_resource_version(resource, resource_version)
     with storage.lock:
         current = storage.resource_version
+        rv = get_watch_cache_resource_version(current, requested, resource_version,
+                                              send_initial_events)
         if rv > current:
             return ErrWatcher(new_too_large_resource_version_error(rv, current, 1))
         initial: list[watch.Event] = []
-        if rv == 0:
+        if send_initial_events or (rv == 0 and send_initial_events is None):
             for obj in storage.list_locked(resource, namespace):
                 if watch_filter(namespace, predicate, obj):
                     initial.append(watch.Event(watch.ADDED, deep_copy_json(obj)))
         else:
+            if rv == 0:  # sendInitialEvents=false from "0": from now on
+                rv = current
             oldest = storage.oldest_watchable_locked(resource)
             if oldest is not None and rv < oldest:
                 return ErrWatcher(errors.new_resource_expired(
@@ -270,7 +361,151 @@ def start_watch(storage: Storage, resource: str, namespace: str, resource_versio
                 converted = convert_to_watch_event(namespace, predicate, event)
                 if converted is not None:
                     initial.append(converted)
+        if is_list_watch_request(send_initial_events, allow_bookmarks):
+            initial.append(initial_events_end_bookmark(resource, current))
         watcher = CacheWatcher(storage, resource, namespace, predicate, allow_bookmarks,
                                deadline, now, max_buffered, initial)
         storage.add_watcher_locked(resource, watcher)
         return watcher
+
+
+# --- lists (cacher.go GetList, delegator.go, watch_cache.go waitUntilFreshAndList) -------------
+
+EXPIRED_LIST_MESSAGE = "The resourceVersion for the provided list is too old."
+"""Port of etcd3's `expired` message: an exact list at a version the history no longer reaches."""
+
+INCONSISTENT_CONTINUE_MESSAGE = (
+    "The provided continue parameter is too old to display a consistent list result. You can "
+    "start a new list without the continue parameter, or use the continue token in this response "
+    "to retrieve the remainder of the results. Continuing with the provided token results in an "
+    "inconsistent list - objects that were created, modified, or deleted between the time the "
+    "first chunk was returned and now may show up in the list.")
+"""Port of etcd3's `inconsistentContinue` message: an expired continue token."""
+
+
+def validate_list_options(resource_version: str, continue_: str) -> tuple[str, int, int]:
+    """Port of storage.ValidateListOptions (apiserver/pkg/storage/interfaces.go), its checks.
+
+    (continue start key, continue resourceVersion, parsed resourceVersion).
+    A continue token must decode (DecodeContinue) and may not come with a
+    resourceVersion other than "" or "0"; otherwise the resourceVersion must
+    parse.
+
+    Raises:
+        StatusError: 400 "invalid continue token: ...", 400 "specifying
+            resource version is not allowed when using continue", 400
+            "invalid resource version: ...".
+    """
+    if continue_:
+        try:
+            continue_key, continue_rv = decode_continue(continue_)
+        except ContinueError as err:
+            raise new_invalid_continue_error(err) from None
+        if resource_version not in ("", "0"):
+            raise errors.new_bad_request("specifying resource version is not allowed when using continue")
+        return continue_key, continue_rv, 0
+    parsed = parse_uint64(resource_version)
+    if parsed is None:
+        raise errors.new_bad_request(
+            f"invalid resource version: {resource_version_error(resource_version).error()}")
+    return "", 0, parsed
+
+
+def compute_list_limit(limit: int, resource_version: str) -> int:
+    """Port of computeListLimit (apiserver/pkg/storage/cacher/cacher.go).
+
+    The page size the cache honours: none for resourceVersion "0" (the
+    client said any version will do, so the cache answers in one piece,
+    without a continue token), else the requested limit.
+    """
+    if limit <= 0 or resource_version == "0":
+        return 0
+    return limit
+
+
+def new_inconsistent_continue_error(continue_key: str) -> errors.StatusError:
+    """Port of handleCompactedErrorForPaging (apiserver/pkg/storage/etcd3/errors.go).
+
+    410 Expired whose metadata.continue is a new token at rv -1 from the same
+    key: a client may take it and finish the list at the latest version.
+    """
+    err = errors.new_resource_expired(INCONSISTENT_CONTINUE_MESSAGE)
+    err.err_status["metadata"]["continue"] = encode_continue(continue_key, "", -1)
+    return err
+
+
+def relative_key(namespace: str, obj: dict[str, Any]) -> str:
+    """An object's key below the list's prefix: its name in one namespace, `namespace/name` across them."""
+    key = object_key(obj)
+    return key[1] if namespace else key_string(key)
+
+
+def get_list(storage: Storage, resource: str, namespace: str, predicate: SelectionPredicate,
+             resource_version: str, resource_version_match: str, limit: int,
+             continue_: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Port of CacheDelegator.GetList and Cacher.GetList (apiserver/pkg/storage/cacher).
+
+    (the stored objects of the page, the list's metadata). The options were
+    validated by the caller (internalversion.validate_list_options); the store
+    lock is held. Which state is listed follows watchCache.waitUntilFreshAndList:
+
+    - resourceVersionMatch=Exact, a continue token with rv > 0, or the legacy
+      exact case (a limit and a resourceVersion other than "" and "0"): the
+      objects as they were at that version, at list resourceVersion N; 410
+      once N has left the history (an expired continue token: the
+      inconsistent-continue 410 with an rv -1 token);
+    - a continue token with rv -1: the latest state from its start key;
+    - anything else (NotOlderThan, "", "0", N without limit): the latest state.
+
+    A version ahead of the store is 504 (upstream, after waiting 3 s for the
+    cache). Paging as the cacher pages: the limit counts matching objects and
+    a continue token follows when any stored object, matching or not, comes
+    after the last one returned; resourceVersion "0" ignores the limit.
+
+    Raises:
+        StatusError: 400, 410 or 504 as described.
+    """
+    continue_key, continue_rv, requested = validate_list_options(resource_version, continue_)
+    current = storage.resource_version
+    exact: int | None = None
+    if resource_version_match == RESOURCE_VERSION_MATCH_EXACT:
+        exact = requested
+    elif not resource_version_match:
+        if continue_:
+            exact = continue_rv if continue_rv > 0 else None
+        elif limit > 0 and resource_version not in ("", "0"):
+            exact = requested  # the legacy exact match
+    elif resource_version_match != RESOURCE_VERSION_MATCH_NOT_OLDER_THAN:  # validation keeps these out
+        raise errors.new_bad_request(f"unknown ResourceVersionMatch value: {resource_version_match}")
+    wanted = exact if exact is not None else requested
+    if wanted > current:
+        raise new_too_large_resource_version_error(wanted, current, 1)
+    if exact is None:
+        objects, list_rv = storage.list_locked(resource, namespace), current
+    else:
+        at = storage.list_at_locked(resource, namespace, exact)
+        if at is None:
+            if continue_:
+                raise new_inconsistent_continue_error(continue_key)
+            raise errors.new_resource_expired(EXPIRED_LIST_MESSAGE)
+        objects, list_rv = at, exact
+    if continue_key:
+        objects = [o for o in objects if relative_key(namespace, o) >= continue_key]
+    page_limit = compute_list_limit(limit, resource_version)
+    selected: list[dict[str, Any]] = []
+    last_key, has_more = "", False
+    for i, obj in enumerate(objects):
+        if predicate.matches(obj):
+            selected.append(obj)
+            last_key = relative_key(namespace, obj)
+        if page_limit > 0 and len(selected) >= page_limit:
+            has_more = i < len(objects) - 1
+            break
+    token, remaining = prepare_continue_token(last_key, "", list_rv, len(objects), has_more,
+                                              limit, predicate.empty())
+    list_meta: dict[str, Any] = {"resourceVersion": str(list_rv)}
+    if token:
+        list_meta["continue"] = token
+    if remaining is not None:
+        list_meta["remainingItemCount"] = remaining
+    return selected, list_meta

@@ -14,7 +14,7 @@ Start reading at: Registry.update (optimistic concurrency, generation, status),
 then Registry.create and Registry.delete.
 
 Not ported: admission webhooks and every admission plugin except
-NamespaceLifecycle, managedFields, field validation directives, watch-list.
+NamespaceLifecycle, managedFields, field validation directives.
 Differs from upstream: GuaranteedUpdate's read-modify-write retry loop is not
 needed (the store lock makes the read and the write one step). The REST
 quirks of single resources (scale, pods/binding, namespace deletion) are in
@@ -30,11 +30,10 @@ from typing import Any
 from minikcm.apimachinery import errors, field
 from minikcm.apimachinery.schema import GroupKind, GroupResource, ResourceInfo, resource_info
 from minikcm.apiserver import defaults, deletion, nulls, validation
-from minikcm.apiserver.cacher import new_too_large_resource_version_error, parse_resource_version
+from minikcm.apiserver.cacher import get_list, parse_resource_version
 from minikcm.apiserver.deletion import DeleteRequest, format_time
 from minikcm.apiserver.selection import SelectionPredicate
-from minikcm.apiserver.storage import (KeyExistsError, Storage, decode_continue, deep_copy_json,
-                                       encode_continue, key_string, object_key)
+from minikcm.apiserver.storage import KeyExistsError, Storage, deep_copy_json, key_string, object_key
 from minikcm.apiserver.strategy import (STRATEGIES, ClusterIPAllocator, prepare_for_create,
                                         prepare_for_status_update, prepare_for_update,
                                         scale_from_object)
@@ -55,11 +54,6 @@ MAX_GENERATED_NAME_LENGTH = 63 - 5
 
 IMMORTAL_NAMESPACES = ("default", "kube-public", "kube-system")
 """Port of the NamespaceLifecycle plugin's immortal namespaces: they cannot be deleted."""
-
-CONTINUE_EXPIRED_MESSAGE = (
-    "The provided continue parameter is too old to display a consistent list result. "
-    "You can start a new list without the continue parameter.")
-
 
 class Registry:
     """The verbs of every served resource over one `Storage` (see the module docstring).
@@ -166,43 +160,18 @@ class Registry:
             return deep_copy_json(self.existing_locked(resource, namespace, name))
 
     def list(self, resource: str, namespace: str, predicate: SelectionPredicate,
-             resource_version: str = "", limit: int = 0, continue_: str = "") -> dict[str, Any]:
+             resource_version: str = "", limit: int = 0, continue_: str = "",
+             resource_version_match: str = "") -> dict[str, Any]:
         """Port of Store.List (apiserver/pkg/registry/generic/registry/store.go).
 
-        A `<Kind>List` of the matching objects at the current version.
-
-        `limit` > 0 pages the result: the list then carries `metadata.continue`,
-        a token for the next page. Later pages show the objects as they were at
-        the first page's version, as etcd's read at that revision does, however
-        much was written since; the token expires (410) once the history window
-        no longer reaches back to that version (upstream: etcd compaction).
-        A resourceVersion newer than the store's is refused (504, as upstream
-        does after its wait), an older one is served from the current state.
+        A `<Kind>List` of the matching objects, served as the watch cache
+        serves it (minikcm.apiserver.cacher.get_list: which version, paging,
+        continue tokens, 400/410/504 answers).
         """
         info = resource_info(resource)
-        requested = parse_resource_version(resource, resource_version)
         with self.storage.lock:
-            current = self.storage.resource_version
-            if requested > current:
-                raise new_too_large_resource_version_error(requested, current, 1)
-            list_rv, start = current, ""
-            objects: list[dict[str, Any]] | None
-            if continue_:
-                list_rv, start = decode_continue(continue_)
-                objects = self.storage.list_at_locked(resource, namespace, list_rv)
-                if objects is None:  # upstream: the revision was compacted away
-                    raise errors.new_resource_expired(CONTINUE_EXPIRED_MESSAGE)
-            else:
-                objects = self.storage.list_locked(resource, namespace)
-            items = [o for o in objects
-                     if predicate.matches(o) and (not start or key_string(object_key(o)) >= start)]
-            list_meta: dict[str, Any] = {"resourceVersion": str(list_rv)}
-            if 0 < limit < len(items):
-                list_meta["continue"] = encode_continue(
-                    list_rv, key_string(object_key(items[limit - 1])) + "\x00")
-                if predicate.empty():
-                    list_meta["remainingItemCount"] = len(items) - limit
-                items = items[:limit]
+            items, list_meta = get_list(self.storage, resource, namespace, predicate, resource_version,
+                                        resource_version_match, limit, continue_)
             return {"kind": info.list_kind, "apiVersion": info.api_version, "metadata": list_meta,
                     "items": [deep_copy_json(o) for o in items]}
 

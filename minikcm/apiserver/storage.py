@@ -5,7 +5,7 @@ watch cache (k8s.io/apiserver/pkg/storage/etcd3 and .../storage/cacher). This
 module is both in small: objects are wire dicts keyed by (resource, namespace,
 name), every write takes the next value of one resourceVersion counter shared
 by all resources (etcd's revision), and each resource keeps a bounded window of
-its recent changes from which watches are served.
+its recent changes from which watches, exact lists and continued lists are served.
 
 The registry (`minikcm.apiserver.registry`) writes through it and the cacher
 (`minikcm.apiserver.cacher`) reads its history. Callers hold `Storage.lock`
@@ -32,22 +32,20 @@ Differs from upstream:
 - One lock for the whole store (etcd and the cacher are lock-free or sharded).
 - The history window counts events per resource (the watch cache's capacity),
   with a fixed size instead of upstream's dynamic resizing.
-- Lists are always served from the current state: there are no snapshots at
-  older resourceVersions (etcd's MVCC), so a continue token whose resource has
-  changed since the first page is refused with 410 Expired.
+- Older states are rebuilt from the history window (`list_at_locked`) instead
+  of being read from etcd's MVCC revisions or the cache's snapshots: an exact
+  list or a continue token works for as long as the window reaches back to
+  its version, and gets 410 Expired after that (etcd: after compaction).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import collections
-import json
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from minikcm.apimachinery import errors, watch
+from minikcm.apimachinery import watch
 
 if TYPE_CHECKING:
     from minikcm.apiserver.cacher import CacheWatcher
@@ -185,8 +183,8 @@ class Storage:
     def list_at_locked(self, resource: str, namespace: str, resource_version: int) -> list[dict[str, Any]] | None:
         """The objects of `resource` as they were at `resource_version`, in key order (only `namespace` when given).
 
-        What etcd gives a paged list's later pages: a read at the first page's
-        revision. Here it is the current objects with the kept history after
+        What etcd gives an exact list and a paged list's later pages: a read at
+        that revision. Here it is the current objects with the kept history after
         that version undone, newest first. None when the version is out of
         reach, as after an etcd compaction: before the restore point, or when
         events after it have already left the history window.
@@ -355,30 +353,3 @@ class Storage:
         persisted = "" if self.persistence is None else f", persistence={self.persistence!r}"
         return f"Storage(rv={self._rv}, objects={counts}, watchers={watching}{persisted})"
 
-
-def encode_continue(resource_version: int, start: str) -> str:
-    """Port of storage.EncodeContinue (apiserver/pkg/storage/continue.go).
-
-    Base64url of {"v","rv","start"} without padding.
-    """
-    raw = json.dumps({"v": "meta.k8s.io/v1", "rv": resource_version, "start": start},
-                     separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
-
-
-def decode_continue(token: str) -> tuple[int, str]:
-    """Port of storage.DecodeContinue (apiserver/pkg/storage/continue.go).
-
-    (resourceVersion, start key) of a continue token.
-
-    Raises:
-        StatusError: BadRequest for a token this server did not make.
-    """
-    try:
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-        data = json.loads(raw)
-        if data.get("v") != "meta.k8s.io/v1" or not isinstance(data.get("rv"), int):
-            raise ValueError("incorrect encoded start resourceVersion (version meta.k8s.io/v1)")
-        return data["rv"], str(data.get("start", ""))
-    except (ValueError, binascii.Error, json.JSONDecodeError, AttributeError) as err:
-        raise errors.new_bad_request(f"continue key is not valid: {err}") from err

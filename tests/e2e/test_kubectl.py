@@ -274,3 +274,38 @@ def test_oversized_object_is_refused(kubectl, api):
     assert result.returncode == 1
     assert "Request entity too large" in result.stderr
     assert api.list("deployments", "default", field_selector="metadata.name=huge")["items"] == []
+
+
+# --- paged lists and watches ----------------------------------------------------------------------
+
+
+def add_namespace_with_pods(api, ns: str, names: str) -> None:
+    api.create("namespaces", None, {"metadata": {"name": ns}})
+    for name in names:
+        api.create("pods", ns, {"metadata": {"name": name},
+                                "spec": {"containers": [{"name": "c", "image": "nginx"}]}})
+
+
+def test_get_with_chunk_size_one_pages_through_everything(kubectl, api):
+    add_namespace_with_pods(api, "chunked", "abc")
+    result = kubectl.run("get", "pods", "-n", "chunked", "--chunk-size=1", "-o", "name", "-v=6")
+    assert result.stdout.split() == ["pod/a", "pod/b", "pod/c"]
+    requests = [line for line in result.stderr.splitlines() if "/namespaces/chunked/pods?" in line]
+    assert len(requests) == 3 and all("limit=1" in r for r in requests)
+    assert ["continue=" in r for r in requests] == [False, True, True]
+
+
+def test_get_watch_shows_the_list_then_the_change(kubectl, api):
+    import threading
+    import time
+
+    add_namespace_with_pods(api, "watched", "a")
+    later = threading.Timer(1.5, lambda: api.create("pods", "watched", {
+        "metadata": {"name": "b"}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}))
+    later.start()
+    started = time.monotonic()
+    result = kubectl.run("get", "pods", "-n", "watched", "-w", "-o", "name", "--request-timeout=4s",
+                         check=False)
+    later.join()
+    assert result.stdout.split()[:2] == ["pod/a", "pod/b"], result.stderr
+    assert time.monotonic() - started < 25

@@ -538,9 +538,9 @@ def test_watch_on_an_object_path_watches_that_object(handler):
 BAD_QUERY_CASES = [
     pytest.param("labelSelector=a%3D%3D%3Db", 400, id="label-selector"),
     pytest.param("fieldSelector=spec.foo%3Dx", 400, id="unsupported-field-label"),
-    pytest.param("resourceVersion=abc", 422, id="resource-version"),
+    pytest.param("resourceVersion=abc", 400, id="resource-version"),  # storage.ValidateListOptions
+    pytest.param("watch=1&resourceVersion=abc", 422, id="watch-resource-version"),
     pytest.param("limit=x", 400, id="limit"),
-    pytest.param("limit=-1", 400, id="negative-limit"),
     pytest.param("watch=1&timeoutSeconds=soon", 400, id="timeout-seconds"),
     pytest.param("limit=1&continue=garbage", 400, id="continue-token"),
     pytest.param("includeObject=Everything", 400, id="include-object"),
@@ -551,3 +551,131 @@ BAD_QUERY_CASES = [
 def test_bad_query_parameters_are_statuses(handler, query, code):
     response = call(handler, "GET", f"{PODS}?{query}", accept=TABLE)
     assert response.code == code and body_of(response)["kind"] == "Status"
+
+
+# --- watch-list and ListOptions over HTTP ------------------------------------------------------
+
+
+def test_watch_list_over_http(handler, server):
+    create(handler, PODS, pod("a"))
+    rv = str(server.storage.resource_version)
+    stream = call(handler, "GET", PODS + "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+                  "&allowWatchBookmarks=true&timeoutSeconds=30")
+    assert isinstance(stream, WatchStream)
+    chan = stream.watcher.result_chan()
+    lines = [json.loads(stream.encode(chan.recv(timeout=0))) for _ in range(2)]
+    stream.watcher.stop()
+    assert [(e["type"], e["object"]["metadata"].get("name")) for e in lines] == [("ADDED", "a"), ("BOOKMARK", None)]
+    assert lines[1]["object"]["metadata"] == {"resourceVersion": rv,
+                                              "annotations": {"k8s.io/initial-events-end": "true"}}
+
+
+def test_watch_with_send_initial_events_false_starts_now(handler):
+    create(handler, PODS, pod("a"))
+    stream = call(handler, "GET", PODS + "?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan")
+    assert isinstance(stream, WatchStream)
+    assert len(stream.watcher.result_chan()) == 0
+    create(handler, PODS, pod("b"))
+    assert stream.watcher.result_chan().recv(timeout=0).object["metadata"]["name"] == "b"
+    stream.watcher.stop()
+
+
+LIST_OPTIONS_422_CASES = [
+    pytest.param("?sendInitialEvents=true", "sendInitialEvents",
+                 "Forbidden: sendInitialEvents is forbidden for list", id="list-send-initial-events"),
+    pytest.param("?resourceVersionMatch=Exact", "resourceVersionMatch",
+                 "Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided",
+                 id="list-match-without-version"),
+    pytest.param("?resourceVersion=0&resourceVersionMatch=Exact", "resourceVersionMatch",
+                 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+                 id="list-exact-zero"),
+    pytest.param("?watch=1&sendInitialEvents=true", "resourceVersionMatch",
+                 "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+                 id="watch-send-initial-events-alone"),
+    pytest.param("?watch=1&resourceVersion=5&resourceVersionMatch=NotOlderThan", "resourceVersionMatch",
+                 "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+                 id="watch-match-alone"),
+]
+
+
+@pytest.mark.parametrize("query, field, message", LIST_OPTIONS_422_CASES)
+def test_bad_list_options_are_422_on_list_options(handler, server, query, field, message):
+    response = call(handler, "GET", PODS + query)
+    assert isinstance(response, Response) and response.code == 422
+    status = body_of(response)
+    assert status["details"]["group"] == "meta.k8s.io" and status["details"]["kind"] == "ListOptions"
+    assert status["details"]["causes"][0] == {"reason": status["details"]["causes"][0]["reason"],
+                                              "message": message, "field": field}
+    assert server.storage.watchers_locked() == []
+
+
+def test_watch_without_timeout_ends_between_30_and_60_minutes(server):
+    import random
+
+    from minikcm.apiserver.http.handlers import RESTHandler
+
+    handler = RESTHandler(server, rng=random.Random(3))
+    timeouts = []
+    for _ in range(20):
+        stream = call(handler, "GET", PODS + "?watch=1")
+        timeouts.append(stream.timeout_seconds)
+        assert stream.watcher.deadline is not None  # the server-side watch ends by itself too
+        stream.watcher.stop()
+    assert all(1800 <= t < 3600 for t in timeouts) and len(set(timeouts)) == 20
+    again = RESTHandler(server, rng=random.Random(3))
+    assert call(again, "GET", PODS + "?watch=1").timeout_seconds == timeouts[0]  # seeded: repeatable
+    assert call(handler, "GET", PODS + "?watch=1&timeoutSeconds=7").timeout_seconds == 7
+    assert RESTHandler(server, min_request_timeout=0).watch_timeout(None) is None
+
+
+def test_expired_continue_over_http_carries_the_new_token(handler, server):
+    for name in ("a", "b"):
+        create(handler, PODS, pod(name))
+    first = body_of(call(handler, "GET", PODS + "?limit=1"))
+    for i in range(server.storage.history_window + 1):
+        server.create("pods", "kube-system", pod(f"z{i}", "kube-system"))
+    response = call(handler, "GET", f"{PODS}?limit=1&continue={first['metadata']['continue']}")
+    status = body_of(response)
+    assert response.code == 410 and status["reason"] == "Expired"
+    assert status["message"].startswith("The provided continue parameter is too old")
+    rest = body_of(call(handler, "GET", f"{PODS}?limit=1&continue={status['metadata']['continue']}"))
+    assert [i["metadata"]["name"] for i in rest["items"]] == ["b"]
+
+
+def test_continue_with_a_resource_version_is_400_over_http(handler):
+    for name in ("a", "b"):
+        create(handler, PODS, pod(name))
+    token = body_of(call(handler, "GET", PODS + "?limit=1"))["metadata"]["continue"]
+    response = call(handler, "GET", f"{PODS}?limit=1&resourceVersion=2&continue={token}")
+    assert response.code == 400
+    assert body_of(response)["message"] == "specifying resource version is not allowed when using continue"
+
+
+def test_delete_collection_checks_its_list_options(handler, server):
+    create(handler, PODS, pod("a"))
+    response = call(handler, "DELETE", PODS + "?sendInitialEvents=true")
+    assert response.code == 422 and body_of(response)["details"]["kind"] == "ListOptions"
+    assert server.get("pods", "default", "a")["metadata"].get("deletionTimestamp") is None
+
+
+def test_default_watch_timeouts_follow_the_servers_seed(fake_clock):
+    import random
+
+    from minikcm.apiserver.http.handlers import RESTHandler
+    from minikcm.apiserver.server import APIServer
+
+    def first_timeout() -> float:
+        api = APIServer(clock=fake_clock, rng=random.Random(11))
+        before = api.rng.getstate()
+        timeout = RESTHandler(api).watch_timeout(None)
+        assert api.rng.getstate() == before  # the server's own draws (names, uids) are untouched
+        return timeout
+
+    assert first_timeout() == first_timeout()
+
+
+def test_a_negative_limit_means_no_limit(handler):
+    for name in ("a", "b"):
+        create(handler, PODS, pod(name))
+    listed = body_of(call(handler, "GET", PODS + "?limit=-1"))
+    assert [i["metadata"]["name"] for i in listed["items"]] == ["a", "b"] and "continue" not in listed["metadata"]
