@@ -51,6 +51,10 @@ DRY_RUN_ALL = "All"
 RESOURCE_VERSION_MATCH_NOT_OLDER_THAN = "NotOlderThan"
 RESOURCE_VERSION_MATCH_EXACT = "Exact"
 
+INITIAL_EVENTS_ANNOTATION_KEY = "k8s.io/initial-events-end"
+"""Port of InitialEventsAnnotationKey (meta/v1/types.go): set to "true" on the bookmark that ends a
+watch-list's initial events."""
+
 
 @dataclass
 class ListOptions:

@@ -104,10 +104,11 @@ class ModelResultChan(watch.ResultChan):
         if event.type == watch.ERROR or not isinstance(obj, dict):
             return event
         if event.type == watch.BOOKMARK:
-            rv = (obj.get("metadata") or {}).get("resourceVersion", "")
+            meta = obj.get("metadata") or {}  # the annotations carry the initial-events-end marker
             return watch.Event(event.type, empty_object(
                 self.info.model, api_version=self.info.api_version, kind=self.info.kind,
-                metadata=V1ObjectMeta(resource_version=rv)))
+                metadata=V1ObjectMeta(resource_version=meta.get("resourceVersion", ""),
+                                      annotations=meta.get("annotations") or None)))
         return watch.Event(event.type, from_wire(obj, self.info.model))
 
     def recv(self, timeout: float | None = None) -> watch.Event | None:
@@ -116,6 +117,9 @@ class ModelResultChan(watch.ResultChan):
 
     def put(self, event: watch.Event) -> bool:
         return self.inner.put(event)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.inner.wait(timeout)
 
     def put_final(self, event: watch.Event) -> None:
         self.inner.put_final(event)
@@ -386,6 +390,16 @@ class Clientset:
     def coordination_v1(self) -> CoordinationV1Client:
         """Port of Clientset.CoordinationV1 (kubernetes/clientset.go)."""
         return CoordinationV1Client(self)
+
+    def is_watch_list_semantics_un_supported(self) -> bool:
+        """Port of Clientset.IsWatchListSemanticsUnSupported (kubernetes/fake/clientset_generated.go).
+
+        Reflectors over a clientset that says True list and watch instead of
+        streaming (util/watchlist). Upstream only the fake clientset says so.
+        TEMPORARY: True for every clientset until the embedded server streams
+        watch-lists (sendInitialEvents, the initial-events-end bookmark).
+        """
+        return True
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport!r}, fake={self.fake!r})"
