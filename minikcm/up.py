@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from minikcm.apimachinery import runtime
 from minikcm.apimachinery.field import Aggregate
 from minikcm.apiserver.http.command import DataDirUnsupported, close_api, new_api_server
 from minikcm.apiserver.http.server import BindRefused, ServerHandle, serve
@@ -220,6 +221,11 @@ class Up:
             OSError: the port is taken.
         """
         options = self.controller_manager_options()
+        # The project's choice, not Go's (kube-controller-manager keeps ReallyCrash on and exits):
+        # a raising event handler is logged with its traceback and skipped, and the cluster goes on.
+        self.really_crash, runtime.REALLY_CRASH = runtime.REALLY_CRASH, False
+        log.info("runtime.REALLY_CRASH is off: a raising event handler is logged and skipped "
+                 "(kube-controller-manager would exit)")
         try:
             self.start_api_server()
             self.start_simulation()
@@ -322,6 +328,7 @@ class Up:
         self.stop.set()
         stuck: list[str] = []
         self.cm_stop.set()
+        runtime.REALLY_CRASH = getattr(self, "really_crash", runtime.REALLY_CRASH)  # as before start()
         stuck += self.join("controller-manager")
         close = getattr(self.cm_client, "close", None)
         if close is not None:
