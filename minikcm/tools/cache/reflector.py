@@ -36,6 +36,9 @@ Differs from Go:
 - Go's `select` between the resync error channel and the watch channel picks
   at random; here a pending resync error is always handled first.
 - Errors are raised (PORTING §4): list_and_watch raises what Go returns.
+- watch_list's temporary store is keyed by meta_namespace_key_func, where Go
+  uses DeletionHandlingMetaNamespaceKeyFunc (controller.go, which imports this
+  module): a watch never carries tombstones, so the keys are the same.
 - Watch timeouts and backoff jitter draw from an injected `random.Random`
   (`ReflectorOptions.rng`) when one is given.
 - The type description of an expected object is its class name (`V1Pod`),
@@ -519,8 +522,6 @@ class Reflector:
         an expired or too-new resourceVersion tries again at once from "".
         Raises: any other error (list_and_watch then falls back to list).
         """
-        from minikcm.tools.cache.controller import deletion_handling_meta_namespace_key_func
-
         def is_error_retriable_with_side_effects(err: BaseException) -> Generator[Wait, None, bool]:
             if is_watch_error_retriable(err):
                 logger.debug("watch-list failed, backing off (%s): %s", self.name, err)
@@ -540,7 +541,7 @@ class Reflector:
 
         while True:
             resource_version = ""
-            temporary_store = new_store(deletion_handling_meta_namespace_key_func)
+            temporary_store = new_store(meta_namespace_key_func)  # Go: DeletionHandling... (module docstring)
             draw = self.rng.random() if self.rng is not None else random.random()
             timeout_seconds = int(self.min_watch_timeout + draw * (self.max_watch_timeout - self.min_watch_timeout))
             options = ListOptions(resource_version=self.rewatch_resource_version(), allow_watch_bookmarks=True,
