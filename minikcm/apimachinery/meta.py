@@ -52,13 +52,18 @@ RESOURCE_VERSION_MATCH_NOT_OLDER_THAN = "NotOlderThan"
 RESOURCE_VERSION_MATCH_EXACT = "Exact"
 
 INITIAL_EVENTS_ANNOTATION_KEY = "k8s.io/initial-events-end"
-"""Port of InitialEventsAnnotationKey (meta/v1/types.go): set to "true" on the bookmark that ends a
-watch-list's initial events."""
+"""Port of InitialEventsAnnotationKey: set to "true" on the BOOKMARK that ends a watch-list's initial events."""
 
 
 @dataclass
 class ListOptions:
-    """Port of ListOptions (also used for watch, as upstream does)."""
+    """Port of ListOptions (also used for watch, as upstream does).
+
+    `send_initial_events` is Go's `*bool`: None when not sent. With True (and
+    resource_version_match NotOlderThan) a watch first streams the current
+    objects as ADDED events and marks their end with a BOOKMARK annotated
+    INITIAL_EVENTS_ANNOTATION_KEY; with False it starts at the resourceVersion.
+    """
 
     label_selector: str = ""
     field_selector: str = ""

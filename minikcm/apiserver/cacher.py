@@ -5,7 +5,11 @@ cacher.go's Watch, watch_cache.go's getAllEventsSinceLocked, cache_watcher.go's
 cacheWatcher). `start_watch` is their Watch in small: it checks the requested
 resourceVersion against the resource's history window, puts the events the
 client has not seen yet into a new `CacheWatcher`, and registers it for live
-events, all under the store lock so nothing slips in between.
+events, all under the store lock so nothing slips in between. A watch-list
+(sendInitialEvents=true) gets the current objects as ADDED events and, when it
+allows bookmarks, a BOOKMARK annotated `k8s.io/initial-events-end: "true"` at
+the store's version once they are all out: what a v1.36 reflector waits for
+before it replaces its store.
 
 Start reading at: start_watch, then CacheWatcher.convert_to_watch_event.
 
@@ -30,6 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from minikcm.apimachinery import errors, field, watch
+from minikcm.apimachinery.meta import INITIAL_EVENTS_ANNOTATION_KEY
 from minikcm.apimachinery.schema import GroupKind, resource_info
 from minikcm.apiserver.selection import SelectionPredicate
 from minikcm.apiserver.storage import Storage, WatchCacheEvent, deep_copy_json
@@ -235,15 +240,66 @@ class CacheWatcher:
                 f"pending={len(self._chan)}, closed={self._chan.closed})")
 
 
+def get_watch_cache_resource_version(current: int, requested: int, resource_version: str,
+                                     send_initial_events: bool | None) -> int:
+    """Port of Cacher.getWatchCacheResourceVersion (apiserver/pkg/storage/cacher/cacher.go).
+
+    The version the watch starts from: the requested one when one was given;
+    0 for the legacy watch from "" (the state as the cache has it); the
+    store's current version for a watch from "" that set sendInitialEvents
+    either way (a consistent read, what etcd's current revision is upstream).
+    """
+    if resource_version:
+        return requested
+    if send_initial_events is None:
+        return 0
+    return current
+
+
+def is_list_watch_request(send_initial_events: bool | None, allow_bookmarks: bool) -> bool:
+    """Port of isListWatchRequest (apiserver/pkg/storage/cacher/cacher.go).
+
+    A watch-list: initial events requested and bookmarks allowed, so the end
+    of the initial events can be marked.
+    """
+    return bool(send_initial_events) and allow_bookmarks
+
+
+def initial_events_end_bookmark(resource: str, resource_version: int) -> watch.Event:
+    """The BOOKMARK closing a watch-list's initial events (setInitialEventsEndBookmarkIfRequested).
+
+    An empty object of the watched kind at `resource_version`, annotated
+    `k8s.io/initial-events-end: "true"` (storage.AnnotateInitialEventsEndBookmark,
+    applied by cacheWatcher.convertToWatchEvent to the first bookmark a
+    watch-list sends).
+    """
+    info = resource_info(resource)
+    return watch.Event(watch.BOOKMARK, {
+        "kind": info.kind, "apiVersion": info.api_version,
+        "metadata": {"resourceVersion": str(resource_version),
+                     "annotations": {INITIAL_EVENTS_ANNOTATION_KEY: "true"}}})
+
+
 def start_watch(storage: Storage, resource: str, namespace: str, resource_version: str,
                 predicate: SelectionPredicate, allow_bookmarks: bool,
                 deadline: datetime | None, now: datetime,
-                max_buffered: int = DEFAULT_WATCHER_BUFFER) -> CacheWatcher | ErrWatcher:
+                max_buffered: int = DEFAULT_WATCHER_BUFFER,
+                send_initial_events: bool | None = None) -> CacheWatcher | ErrWatcher:
     """Port of Cacher.Watch (apiserver/pkg/storage/cacher/cacher.go).
 
-    Open a watch on `resource` from `resource_version`.
+    Open a watch on `resource` from `resource_version`; the options were
+    defaulted and validated by the caller (minikcm.apimachinery.internalversion).
 
-    - "" or "0": synthetic ADDED events for every matching object, then live events.
+    - sendInitialEvents=true: ADDED events for every matching object as stored
+      now (NotOlderThan the given version, which must not be ahead of the
+      store), then, when bookmarks are allowed, a BOOKMARK at the store's
+      current version annotated `k8s.io/initial-events-end: "true"`, then live
+      events (watch_cache.go getAllEventsSinceLocked, cache_watcher.go
+      processInterval).
+    - no sendInitialEvents, "" or "0" (legacy): the same ADDED events, no
+      annotated bookmark.
+    - sendInitialEvents=false: no initial state; from "" or "0" the watch
+      starts at the current version.
     - a number N: the kept events after N, then live events; if events after N
       have already left the history window, an ERROR event with 410 Expired
       ("too old resource version: N (oldest)") and the watch ends.
@@ -251,17 +307,21 @@ def start_watch(storage: Storage, resource: str, namespace: str, resource_versio
     Raises:
         StatusError: Invalid for a resourceVersion that is not a number.
     """
-    rv = parse_resource_version(resource, resource_version)
+    requested = parse_resource_version(resource, resource_version)
     with storage.lock:
         current = storage.resource_version
+        rv = get_watch_cache_resource_version(current, requested, resource_version,
+                                              send_initial_events)
         if rv > current:
             return ErrWatcher(new_too_large_resource_version_error(rv, current, 1))
         initial: list[watch.Event] = []
-        if rv == 0:
+        if send_initial_events or (rv == 0 and send_initial_events is None):
             for obj in storage.list_locked(resource, namespace):
                 if watch_filter(namespace, predicate, obj):
                     initial.append(watch.Event(watch.ADDED, deep_copy_json(obj)))
         else:
+            if rv == 0:  # sendInitialEvents=false from "0": from now on
+                rv = current
             oldest = storage.oldest_watchable_locked(resource)
             if oldest is not None and rv < oldest:
                 return ErrWatcher(errors.new_resource_expired(
@@ -270,6 +330,8 @@ def start_watch(storage: Storage, resource: str, namespace: str, resource_versio
                 converted = convert_to_watch_event(namespace, predicate, event)
                 if converted is not None:
                     initial.append(converted)
+        if is_list_watch_request(send_initial_events, allow_bookmarks):
+            initial.append(initial_events_end_bookmark(resource, current))
         watcher = CacheWatcher(storage, resource, namespace, predicate, allow_bookmarks,
                                deadline, now, max_buffered, initial)
         storage.add_watcher_locked(resource, watcher)

@@ -166,7 +166,8 @@ class Registry:
             return deep_copy_json(self.existing_locked(resource, namespace, name))
 
     def list(self, resource: str, namespace: str, predicate: SelectionPredicate,
-             resource_version: str = "", limit: int = 0, continue_: str = "") -> dict[str, Any]:
+             resource_version: str = "", limit: int = 0, continue_: str = "",
+             resource_version_match: str = "") -> dict[str, Any]:
         """Port of Store.List (apiserver/pkg/registry/generic/registry/store.go).
 
         A `<Kind>List` of the matching objects at the current version.

@@ -30,7 +30,7 @@ import threading
 from datetime import datetime, timedelta
 from typing import Any
 
-from minikcm.apimachinery import errors, types, wait
+from minikcm.apimachinery import errors, internalversion, meta, types, wait
 from minikcm.apimachinery.watch import Interface as WatchInterface
 from minikcm.apimachinery.schema import RESOURCES, GroupResource, ResourceInfo, resource_for_kind
 from minikcm.apiserver import patcher, resource_rest
@@ -79,8 +79,11 @@ class APIServer:
     def __init__(self, clock: Clock | None = None, rng: random.Random | None = None,
                  history_window: int = DEFAULT_HISTORY_WINDOW,
                  watcher_buffer: int = DEFAULT_WATCHER_BUFFER,
-                 data_dir: str | os.PathLike[str] | None = None) -> None:
+                 data_dir: str | os.PathLike[str] | None = None, watch_list: bool = True) -> None:
         self.clock: Clock = clock if clock is not None else RealClock()
+        self.watch_list = watch_list
+        """The WatchList feature gate of kube-apiserver (on by default since 1.34). Off, a
+        watch with sendInitialEvents is refused with 422, as an older server does."""
         self.rng = rng if rng is not None else random.Random()
         """Source of generated names and uids; pass `random.Random(seed)` for repeatable runs."""
         persistence = SQLitePersistence(data_dir) if data_dir is not None else None
@@ -110,12 +113,23 @@ class APIServer:
 
     def list(self, resource: str, namespace: str | None, *, label_selector: str = "",
              field_selector: str = "", resource_version: str = "", limit: int = 0,
-             continue_: str = "") -> dict[str, Any]:
-        """A `<Kind>List` of the matching objects, carrying `metadata.resourceVersion`."""
+             continue_: str = "", resource_version_match: str = "",
+             send_initial_events: bool | None = None) -> dict[str, Any]:
+        """A `<Kind>List` of the matching objects, carrying `metadata.resourceVersion`.
+
+        The options are checked as kube-apiserver's handler does
+        (internalversion.validate_list_options: 422 on ListOptions.meta.k8s.io).
+        """
         info = _info(resource)
+        options = internalversion.defaulted_and_validated(meta.ListOptions(
+            label_selector=label_selector, field_selector=field_selector,
+            resource_version=resource_version or "", resource_version_match=resource_version_match or "",
+            limit=limit or 0, continue_=continue_ or "", send_initial_events=send_initial_events),
+            self.watch_list)
         predicate = new_selection_predicate(resource, label_selector, field_selector)
         return self.registry.list(resource, (namespace or "") if info.namespaced else "", predicate,
-                                  resource_version or "", limit or 0, continue_ or "")
+                                  options.resource_version, options.limit, options.continue_,
+                                  options.resource_version_match)
 
     # -- writes ------------------------------------------------------------------------
 
@@ -241,19 +255,31 @@ class APIServer:
 
     def watch(self, resource: str, namespace: str | None, *, resource_version: str = "",
               label_selector: str = "", field_selector: str = "", allow_bookmarks: bool = False,
-              timeout_seconds: float | None = None) -> WatchInterface:
+              timeout_seconds: float | None = None, resource_version_match: str = "",
+              send_initial_events: bool | None = None) -> WatchInterface:
         """Open a watch; events (wire dicts) arrive in its ResultChan as writes happen.
 
         "" and "0" start with ADDED events for what exists; a resourceVersion
         starts after it (or ends at once with 410 Expired when it is too old).
+        With the WatchList gate on, a watch from "" or "0" is a watch-list
+        (SetListOptionsDefaults): with bookmarks allowed, a BOOKMARK annotated
+        `k8s.io/initial-events-end` follows the initial ADDED events.
+        `send_initial_events` (with resource_version_match NotOlderThan) asks
+        for that explicitly (True) or for no initial state (False); the options
+        are checked as ValidateListOptions does (422 on ListOptions.meta.k8s.io).
         """
         info = _info(resource)
+        options = internalversion.defaulted_and_validated(meta.ListOptions(
+            label_selector=label_selector, field_selector=field_selector, watch=True,
+            allow_watch_bookmarks=allow_bookmarks, resource_version=resource_version or "",
+            resource_version_match=resource_version_match or "",
+            send_initial_events=send_initial_events), self.watch_list)
         predicate = new_selection_predicate(resource, label_selector, field_selector)
         now = self.clock.now()
         deadline = now + timedelta(seconds=timeout_seconds) if timeout_seconds else None
         return start_watch(self.storage, resource, (namespace or "") if info.namespaced else "",
-                           resource_version or "", predicate, allow_bookmarks, deadline, now,
-                           self.watcher_buffer)
+                           options.resource_version, predicate, allow_bookmarks, deadline, now,
+                           self.watcher_buffer, options.send_initial_events)
 
     # -- steps -------------------------------------------------------------------------
 

@@ -51,7 +51,9 @@ class InProcessTransport:
             o = options
             return s.list(resource, namespace, label_selector=o.label_selector,
                           field_selector=o.field_selector, resource_version=o.resource_version,
-                          limit=o.limit, continue_=o.continue_)
+                          limit=o.limit, continue_=o.continue_,
+                          resource_version_match=o.resource_version_match,
+                          send_initial_events=o.send_initial_events)
         if verb in ("create", "update"):
             wire = body_to_wire(resource_info(resource), subresource, name, body)
             call = s.create if verb == "create" else s.update
@@ -79,7 +81,9 @@ class InProcessTransport:
         return self.server.watch(resource, namespace, resource_version=o.resource_version,
                                  label_selector=o.label_selector, field_selector=o.field_selector,
                                  allow_bookmarks=o.allow_watch_bookmarks,
-                                 timeout_seconds=o.timeout_seconds)
+                                 timeout_seconds=o.timeout_seconds,
+                                 resource_version_match=o.resource_version_match,
+                                 send_initial_events=o.send_initial_events)
 
     def __repr__(self) -> str:
         return "InProcessTransport()"

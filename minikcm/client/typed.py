@@ -67,7 +67,7 @@ def empty_object(cls: type, **values: Any) -> Any:
     """Go's zero struct of `cls`: every field None (a list's items []), built without validation.
 
     What a client hands back when a reactor handled a call but returned no object,
-    and the body of a BOOKMARK event (only metadata.resourceVersion is set).
+    and the body of a BOOKMARK event (only metadata.resourceVersion and annotations are set).
     """
     fields: dict[str, Any] = {name: None for name in cls.model_fields}  # type: ignore[attr-defined]
     if "items" in fields:
@@ -90,7 +90,8 @@ class ModelResultChan(watch.ResultChan):
 
     Conversion happens in `recv`, on the receiving thread. ERROR events keep their
     Status dict; BOOKMARK events carry an empty model holding only
-    metadata.resourceVersion; objects that already are models pass through.
+    metadata.resourceVersion and the annotations (a watch-list's end marker,
+    `k8s.io/initial-events-end`); objects that already are models pass through.
     Tricky: this subclasses ResultChan only to have its type; it keeps no queue
     of its own (the base __init__ is not called) and forwards every method.
     """
@@ -104,7 +105,7 @@ class ModelResultChan(watch.ResultChan):
         if event.type == watch.ERROR or not isinstance(obj, dict):
             return event
         if event.type == watch.BOOKMARK:
-            meta = obj.get("metadata") or {}  # the annotations carry the initial-events-end marker
+            meta = obj.get("metadata") or {}
             return watch.Event(event.type, empty_object(
                 self.info.model, api_version=self.info.api_version, kind=self.info.kind,
                 metadata=V1ObjectMeta(resource_version=meta.get("resourceVersion", ""),
@@ -395,11 +396,11 @@ class Clientset:
         """Port of Clientset.IsWatchListSemanticsUnSupported (kubernetes/fake/clientset_generated.go).
 
         Reflectors over a clientset that says True list and watch instead of
-        streaming (util/watchlist). Upstream only the fake clientset says so.
-        TEMPORARY: True for every clientset until the embedded server streams
-        watch-lists (sendInitialEvents, the initial-events-end bookmark).
+        streaming (util/watchlist). Upstream only the fake clientset says so;
+        here a clientset with a `Fake` attached plays it, so tests that assert
+        the recorded actions see list and watch, as client-go's tests do.
         """
-        return True
+        return self.fake is not None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport!r}, fake={self.fake!r})"

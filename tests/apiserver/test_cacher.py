@@ -114,17 +114,23 @@ def test_malformed_resource_version_is_invalid():
 def test_bookmarks_only_when_asked(server):
     plain = server.watch("pods", "default")
     with_bookmarks = server.watch("pods", "default", allow_bookmarks=True)
+    start = str(server.storage.resource_version)
     server.create("pods", "default", pod("a"))
     assert server.send_bookmarks(force=True) == 1
     assert [t for t, _ in drain(plain)] == ["ADDED"]
     events = drain(with_bookmarks)
-    assert [t for t, _ in events] == ["ADDED", "BOOKMARK"]
-    assert events[1][1] == {"kind": "Pod", "apiVersion": "v1",
+    # From "" with bookmarks, a watch is a watch-list (SetListOptionsDefaults): the
+    # empty initial state ends with the annotated bookmark; later ones carry no annotation.
+    assert [t for t, _ in events] == ["BOOKMARK", "ADDED", "BOOKMARK"]
+    assert events[0][1]["metadata"] == {"resourceVersion": start,
+                                        "annotations": {"k8s.io/initial-events-end": "true"}}
+    assert events[2][1] == {"kind": "Pod", "apiVersion": "v1",
                             "metadata": {"resourceVersion": str(server.storage.resource_version)}}
 
 
 def test_bookmarks_come_every_minute_on_the_clock(server, fake_clock):
-    w = server.watch("pods", "default", allow_bookmarks=True)
+    w = server.watch("pods", "default", allow_bookmarks=True,
+                     resource_version=str(server.storage.resource_version))
     assert server.send_bookmarks() == 0
     fake_clock.step(60)
     assert server.send_bookmarks() == 1
@@ -137,7 +143,8 @@ def test_bookmarks_come_every_minute_on_the_clock(server, fake_clock):
 
 
 def test_last_bookmark_comes_before_the_timeout(server, fake_clock):
-    w = server.watch("pods", "default", allow_bookmarks=True, timeout_seconds=30)
+    w = server.watch("pods", "default", allow_bookmarks=True, timeout_seconds=30,
+                     resource_version=str(server.storage.resource_version))
     fake_clock.step(27)
     assert server.send_bookmarks() == 0
     fake_clock.step(1)
@@ -214,3 +221,119 @@ def test_initial_events_do_not_count_against_the_buffer(fake_clock):
     w = server.watch("pods", "default")
     server.create("pods", "default", pod("later"))
     assert [t for t, _ in drain(w)] == ["ADDED"] * 6
+
+
+# --- watch-list (sendInitialEvents), as Cacher.Watch serves it ------------------------------------
+
+END = {"k8s.io/initial-events-end": "true"}
+
+
+def watch_list_setup(server):
+    """Two pods, then one changed: returns (rv after the first pod, rv now)."""
+    a = server.create("pods", "default", pod("a"))
+    b = server.create("pods", "default", pod("b"))
+    b["metadata"]["labels"] = {"x": "y"}
+    server.update("pods", "default", b)
+    return int(a["metadata"]["resourceVersion"]), server.storage.resource_version
+
+
+# (name, watch keyword arguments with {a}/{now} for the two versions, events expected at once)
+WATCH_LIST_CASES = [
+    pytest.param(dict(send_initial_events=True, resource_version_match="NotOlderThan",
+                      allow_bookmarks=True),
+                 [("ADDED", "a"), ("ADDED", "b"), ("BOOKMARK", "now+end")], id="initial-events-then-bookmark"),
+    pytest.param(dict(send_initial_events=True, resource_version_match="NotOlderThan",
+                      allow_bookmarks=True, resource_version="{a}"),
+                 [("ADDED", "a"), ("ADDED", "b"), ("BOOKMARK", "now+end")],
+                 id="not-older-than-a-past-version-is-the-current-state"),
+    pytest.param(dict(send_initial_events=True, resource_version_match="NotOlderThan",
+                      allow_bookmarks=True, resource_version="0"),
+                 [("ADDED", "a"), ("ADDED", "b"), ("BOOKMARK", "now+end")], id="from-zero"),
+    pytest.param(dict(send_initial_events=True, resource_version_match="NotOlderThan"),
+                 [("ADDED", "a"), ("ADDED", "b")], id="no-bookmarks-no-end-marker"),
+    pytest.param(dict(send_initial_events=False, resource_version_match="NotOlderThan",
+                      allow_bookmarks=True), [], id="off-from-empty-starts-now"),
+    pytest.param(dict(send_initial_events=False, resource_version_match="NotOlderThan",
+                      allow_bookmarks=True, resource_version="0"), [], id="off-from-zero-starts-now"),
+    pytest.param(dict(send_initial_events=False, resource_version_match="NotOlderThan",
+                      resource_version="{a}"), [("ADDED", "b"), ("MODIFIED", "b")],
+                 id="off-from-a-version-replays-the-history"),
+    pytest.param(dict(allow_bookmarks=True), [("ADDED", "a"), ("ADDED", "b"), ("BOOKMARK", "now+end")],
+                 id="legacy-from-empty-is-defaulted-to-a-watch-list"),
+    pytest.param(dict(allow_bookmarks=True, resource_version="{a}"), [("ADDED", "b"), ("MODIFIED", "b")],
+                 id="legacy-from-a-version-is-not"),
+]
+
+
+@pytest.mark.parametrize("kwargs, want", WATCH_LIST_CASES)
+def test_watch_list(server, kwargs, want):
+    a_rv, now_rv = watch_list_setup(server)
+    kwargs = {k: v.format(a=a_rv) if isinstance(v, str) else v for k, v in kwargs.items()}
+    w = server.watch("pods", "default", **kwargs)
+    got = []
+    for kind, obj in drain(w):
+        if kind == watch.BOOKMARK:
+            meta = obj["metadata"]
+            assert meta["resourceVersion"] == str(now_rv)
+            got.append((kind, "now+end" if meta.get("annotations") == END else "now"))
+        else:
+            got.append((kind, obj["metadata"]["name"]))
+    assert got == want
+    server.create("pods", "default", pod("c"))  # then the watch goes on
+    assert names(drain(w)) == [("ADDED", "c")]
+    assert server.send_bookmarks(force=True) == int(bool(kwargs.get("allow_bookmarks")))
+    assert all("annotations" not in o["metadata"] for _, o in drain(w))  # only the first is marked
+
+
+def test_watch_list_keeps_to_the_selector(server):
+    server.create("pods", "default", pod("a", labels={"app": "web"}))
+    server.create("pods", "default", pod("b", labels={"app": "db"}))
+    w = server.watch("pods", None, label_selector="app=web", send_initial_events=True,
+                     resource_version_match="NotOlderThan", allow_bookmarks=True)
+    assert names(drain(w)) == [("ADDED", "a"), ("BOOKMARK", "")]
+
+
+def test_watch_list_from_a_future_version_is_refused(server):
+    w = server.watch("pods", "default", resource_version="100", send_initial_events=True,
+                     resource_version_match="NotOlderThan", allow_bookmarks=True)
+    (kind, status), = drain(w)
+    assert kind == watch.ERROR and errors.is_timeout(errors.from_object(status))
+
+
+INVALID_REQUEST_CASES = [
+    pytest.param("watch", dict(send_initial_events=True), "resourceVersionMatch",
+                 "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+                 id="watch-without-match"),
+    pytest.param("watch", dict(resource_version_match="NotOlderThan"), "resourceVersionMatch",
+                 "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+                 id="watch-match-alone"),
+    pytest.param("list", dict(send_initial_events=False), "sendInitialEvents",
+                 "sendInitialEvents is forbidden for list", id="list-send-initial-events"),
+    pytest.param("list", dict(resource_version_match="NotOlderThan"), "resourceVersionMatch",
+                 "resourceVersionMatch is forbidden unless resourceVersion is provided",
+                 id="list-match-without-version"),
+]
+
+
+@pytest.mark.parametrize("verb, kwargs, field, message", INVALID_REQUEST_CASES)
+def test_invalid_options_change_nothing_and_name_the_field(server, verb, kwargs, field, message):
+    before = server.storage.dump()
+    with pytest.raises(errors.StatusError) as info:
+        getattr(server, verb)("pods", "default", **kwargs)
+    status = info.value.status()
+    assert (status["code"], status["details"]["kind"]) == (422, "ListOptions")
+    assert status["details"]["causes"][0]["field"] == field
+    assert message in status["details"]["causes"][0]["message"]
+    assert server.storage.dump() == before and server.storage.watchers_locked() == []
+
+
+def test_a_server_without_the_watch_list_gate_refuses_send_initial_events(fake_clock):
+    server = APIServer(clock=fake_clock, rng=random.Random(1), watch_list=False)
+    with pytest.raises(errors.StatusError) as info:
+        server.watch("pods", "default", send_initial_events=True,
+                     resource_version_match="NotOlderThan", allow_bookmarks=True)
+    assert errors.is_invalid(info.value)
+    assert "unless the WatchList feature gate is enabled" in str(info.value)
+    # A plain watch from "" stays the legacy one there: no end-of-initial-events marker.
+    w = server.watch("pods", "default", allow_bookmarks=True)
+    assert drain(w) == []

@@ -27,14 +27,14 @@ CONTRACT = {
     "create": ["resource", "namespace", "obj", "subresource", "dry_run"],
     "get": ["resource", "namespace", "name", "subresource"],
     "list": ["resource", "namespace", "label_selector", "field_selector", "resource_version",
-             "limit", "continue_"],
+             "limit", "continue_", "resource_version_match", "send_initial_events"],
     "update": ["resource", "namespace", "obj", "subresource", "dry_run"],
     "patch": ["resource", "namespace", "name", "patch_type", "body", "subresource", "dry_run",
               "field_manager", "force"],
     "delete": ["resource", "namespace", "name", "preconditions", "propagation_policy",
                "grace_period_seconds", "dry_run"],
     "watch": ["resource", "namespace", "resource_version", "label_selector", "field_selector",
-              "allow_bookmarks", "timeout_seconds"],
+              "allow_bookmarks", "timeout_seconds", "resource_version_match", "send_initial_events"],
 }
 
 
@@ -64,7 +64,8 @@ def test_preconditions_accept_the_options_dataclass(server):
 
 
 def test_steps_expire_watches_under_the_driver(server, fake_clock):
-    w = server.watch("pods", "default", timeout_seconds=90, allow_bookmarks=True)
+    w = server.watch("pods", "default", timeout_seconds=90, allow_bookmarks=True,
+                     send_initial_events=False, resource_version_match="NotOlderThan")
     driver = Driver(fake_clock, server.steps())
     driver.run_until_idle()
     assert w.result_chan().closed

@@ -523,6 +523,32 @@ def test_watch_bookmark_carries_resource_version(backend):
         w.stop()
 
 
+def test_watch_list_streams_the_state_then_the_end_bookmark(backend):
+    leases = backend.cs.coordination_v1().leases(backend.ns)
+    leases.create(make_lease("a"))
+    leases.create(make_lease("b"))
+    w = leases.watch(ListOptions(send_initial_events=True, resource_version_match="NotOlderThan",
+                                 allow_watch_bookmarks=True))
+    try:
+        a, b, end = next_events(w, 3)
+        assert [(e.type, e.object.metadata.name) for e in (a, b)] == [(watch.ADDED, "a"), (watch.ADDED, "b")]
+        assert end.type == watch.BOOKMARK and isinstance(end.object, V1Lease)
+        assert end.object.metadata.annotations == {"k8s.io/initial-events-end": "true"}
+        leases.create(make_lease("c"))
+        [added] = next_events(w, 1)
+        assert (added.type, added.object.metadata.name) == (watch.ADDED, "c")
+    finally:
+        w.stop()
+
+
+def test_send_initial_events_on_a_list_is_invalid(backend):
+    with pytest.raises(errors.StatusError) as info:
+        backend.cs.coordination_v1().leases(backend.ns).list(ListOptions(send_initial_events=True))
+    status = info.value.status()
+    assert (status["code"], status["details"]["kind"]) == (422, "ListOptions")
+    assert status["details"]["causes"][0]["field"] == "sendInitialEvents"
+
+
 def test_watch_from_too_old_version_is_expired_error(backend):
     leases = backend.cs.coordination_v1().leases(backend.ns)
     old = rv_of(leases)

@@ -280,6 +280,17 @@ def test_list_options(stub, cs):
         "timeoutSeconds": ["30"], "limit": ["5"], "continue": ["tok"]}
 
 
+@pytest.mark.threaded
+def test_watch_list_options_are_query_parameters(stub, cs):
+    w, chunks, response = open_watch(stub, cs, ListOptions(
+        send_initial_events=True, resource_version_match="NotOlderThan", allow_watch_bookmarks=True))
+    [request] = stub.requests
+    assert request.query == {"watch": ["true"], "sendInitialEvents": ["true"],
+                             "resourceVersionMatch": ["NotOlderThan"], "allowWatchBookmarks": ["true"]}
+    chunks.put(None)
+    w.stop()
+
+
 def test_delete_options_travel_in_the_body(stub, cs):
     cs.core_v1().pods("default").delete("p", DeleteOptions(
         grace_period_seconds=0, propagation_policy="Foreground", dry_run=[DRY_RUN_ALL],

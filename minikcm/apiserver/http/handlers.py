@@ -20,8 +20,14 @@ which the server writes as chunked newline-delimited JSON.
 
 Start reading at: RESTHandler.handle, then RESTHandler.resource.
 
-Not ported: protobuf responses and CBOR, `sendInitialEvents`, `resourceVersionMatch`
-(accepted, ignored), managedFields (`fieldManager` is accepted and passed on).
+List and watch options (resourceVersion, resourceVersionMatch, continue, limit,
+sendInitialEvents) are checked and served as kube-apiserver v1.36 does: see the
+APIServer's list and watch and docs/appendix-apiserver.md. A watch without
+timeoutSeconds ends after a random time between `min_request_timeout` (1800 s,
+kube-apiserver's --min-request-timeout) and twice that, as handleWatch does.
+
+Not ported: protobuf responses and CBOR, managedFields (`fieldManager` is
+accepted and passed on).
 Tricky: kubectl's `create <kind>` generators (checked with kubectl 1.32:
 `kubectl create namespace|deployment|service`) send protobuf *bodies* through
 client-go's typed clients (`Accept: application/vnd.kubernetes.protobuf,application/json`).
@@ -35,6 +41,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 from collections.abc import Callable, Mapping
 from email.message import Message
 from dataclasses import dataclass, field as dataclass_field
@@ -52,6 +59,9 @@ from minikcm.apiserver.http.routes import Endpoint, ResourceRequest
 from minikcm.apiserver.server import APIServer
 
 log = logging.getLogger(__name__)
+
+MIN_REQUEST_TIMEOUT = 1800.0
+"""kube-apiserver's --min-request-timeout default, in seconds."""
 
 JSON = "application/json"
 YAML = "application/yaml"
@@ -236,8 +246,14 @@ class RESTHandler:
     """
 
     def __init__(self, api: APIServer, server_address: str = "127.0.0.1:443",
-                 now: Callable[[], datetime] | None = None) -> None:
+                 now: Callable[[], datetime] | None = None,
+                 min_request_timeout: float = MIN_REQUEST_TIMEOUT,
+                 rng: random.Random | None = None) -> None:
         self.api = api
+        self.min_request_timeout = min_request_timeout
+        """Seconds; a watch without timeoutSeconds lasts between this and twice this (0: forever)."""
+        self.rng = rng if rng is not None else random.Random()
+        """Draws those watch timeouts; pass `random.Random(seed)` for repeatable ones."""
         self.server_address = server_address
         """host:port the legacy `/api` answer advertises."""
         self.now = now or api.clock.now
@@ -353,7 +369,9 @@ class RESTHandler:
                                label_selector=request.param("labelSelector") or "",
                                field_selector=request.param("fieldSelector") or "",
                                resource_version=request.param("resourceVersion") or "",
-                               limit=limit, continue_=request.param("continue") or "")
+                               limit=limit, continue_=request.param("continue") or "",
+                               resource_version_match=request.param("resourceVersionMatch") or "",
+                               send_initial_events=parse_bool(request, "sendInitialEvents"))
         return self.reply(200, result, target, req.resource, include=table_include(request))
 
     def watch(self, req: ResourceRequest, request: Request) -> WatchStream:
@@ -365,15 +383,31 @@ class RESTHandler:
         if req.name is not None:  # a watch of one object: by name, as upstream rewrites it
             by_name = f"metadata.name={req.name}"
             field_selector = f"{field_selector},{by_name}" if field_selector else by_name
-        timeout = parse_int(request, "timeoutSeconds")
+        timeout = self.watch_timeout(parse_int(request, "timeoutSeconds"))
         watcher = self.api.watch(req.resource, req.namespace or "",
                                  resource_version=request.param("resourceVersion") or "",
                                  label_selector=request.param("labelSelector") or "",
                                  field_selector=field_selector,
                                  allow_bookmarks=bool(parse_bool(request, "allowWatchBookmarks")),
-                                 timeout_seconds=timeout if timeout and timeout > 0 else None)
+                                 timeout_seconds=timeout,
+                                 resource_version_match=request.param("resourceVersionMatch") or "",
+                                 send_initial_events=parse_bool(request, "sendInitialEvents"))
         return WatchStream(watcher, self.event_encoder(req.resource, target, table_include(request)),
-                           timeout if timeout and timeout > 0 else None)
+                           timeout)
+
+    def watch_timeout(self, timeout_seconds: int | None) -> float | None:
+        """Port of the timeout choice in handleWatch (apiserver/pkg/endpoints/handlers/get.go).
+
+        The client's timeoutSeconds when positive; otherwise a random time in
+        [min_request_timeout, 2 * min_request_timeout), so that the long watches
+        of many clients do not all end (and reconnect) at once. None only when
+        min_request_timeout is 0.
+        """
+        if timeout_seconds and timeout_seconds > 0:
+            return float(timeout_seconds)
+        if self.min_request_timeout > 0:
+            return self.min_request_timeout * (self.rng.random() + 1.0)
+        return None
 
     def event_encoder(self, resource: str, target: Target, include: str) -> Callable[[Event], bytes]:
         """One event -> one JSON line; for Table watches only the first event carries the columns."""

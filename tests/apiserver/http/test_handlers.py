@@ -551,3 +551,78 @@ BAD_QUERY_CASES = [
 def test_bad_query_parameters_are_statuses(handler, query, code):
     response = call(handler, "GET", f"{PODS}?{query}", accept=TABLE)
     assert response.code == code and body_of(response)["kind"] == "Status"
+
+
+# --- watch-list and ListOptions over HTTP ------------------------------------------------------
+
+
+def test_watch_list_over_http(handler, server):
+    create(handler, PODS, pod("a"))
+    rv = str(server.storage.resource_version)
+    stream = call(handler, "GET", PODS + "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+                  "&allowWatchBookmarks=true&timeoutSeconds=30")
+    assert isinstance(stream, WatchStream)
+    chan = stream.watcher.result_chan()
+    lines = [json.loads(stream.encode(chan.recv(timeout=0))) for _ in range(2)]
+    stream.watcher.stop()
+    assert [(e["type"], e["object"]["metadata"].get("name")) for e in lines] == [("ADDED", "a"), ("BOOKMARK", None)]
+    assert lines[1]["object"]["metadata"] == {"resourceVersion": rv,
+                                              "annotations": {"k8s.io/initial-events-end": "true"}}
+
+
+def test_watch_with_send_initial_events_false_starts_now(handler):
+    create(handler, PODS, pod("a"))
+    stream = call(handler, "GET", PODS + "?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan")
+    assert isinstance(stream, WatchStream)
+    assert len(stream.watcher.result_chan()) == 0
+    create(handler, PODS, pod("b"))
+    assert stream.watcher.result_chan().recv(timeout=0).object["metadata"]["name"] == "b"
+    stream.watcher.stop()
+
+
+LIST_OPTIONS_422_CASES = [
+    pytest.param("?sendInitialEvents=true", "sendInitialEvents",
+                 "Forbidden: sendInitialEvents is forbidden for list", id="list-send-initial-events"),
+    pytest.param("?resourceVersionMatch=Exact", "resourceVersionMatch",
+                 "Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided",
+                 id="list-match-without-version"),
+    pytest.param("?resourceVersion=0&resourceVersionMatch=Exact", "resourceVersionMatch",
+                 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+                 id="list-exact-zero"),
+    pytest.param("?watch=1&sendInitialEvents=true", "resourceVersionMatch",
+                 "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+                 id="watch-send-initial-events-alone"),
+    pytest.param("?watch=1&resourceVersion=5&resourceVersionMatch=NotOlderThan", "resourceVersionMatch",
+                 "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+                 id="watch-match-alone"),
+]
+
+
+@pytest.mark.parametrize("query, field, message", LIST_OPTIONS_422_CASES)
+def test_bad_list_options_are_422_on_list_options(handler, server, query, field, message):
+    response = call(handler, "GET", PODS + query)
+    assert isinstance(response, Response) and response.code == 422
+    status = body_of(response)
+    assert status["details"]["group"] == "meta.k8s.io" and status["details"]["kind"] == "ListOptions"
+    assert status["details"]["causes"][0] == {"reason": status["details"]["causes"][0]["reason"],
+                                              "message": message, "field": field}
+    assert server.storage.watchers_locked() == []
+
+
+def test_watch_without_timeout_ends_between_30_and_60_minutes(server):
+    import random
+
+    from minikcm.apiserver.http.handlers import RESTHandler
+
+    handler = RESTHandler(server, rng=random.Random(3))
+    timeouts = []
+    for _ in range(20):
+        stream = call(handler, "GET", PODS + "?watch=1")
+        timeouts.append(stream.timeout_seconds)
+        assert stream.watcher.deadline is not None  # the server-side watch ends by itself too
+        stream.watcher.stop()
+    assert all(1800 <= t < 3600 for t in timeouts) and len(set(timeouts)) == 20
+    again = RESTHandler(server, rng=random.Random(3))
+    assert call(again, "GET", PODS + "?watch=1").timeout_seconds == timeouts[0]  # seeded: repeatable
+    assert call(handler, "GET", PODS + "?watch=1&timeoutSeconds=7").timeout_seconds == 7
+    assert RESTHandler(server, min_request_timeout=0).watch_timeout(None) is None
