@@ -106,3 +106,25 @@ def test_a_starting_informer_streams_or_falls_back(cluster, watch_list, want):
         assert len(pods.informer().get_store().list()) == 3
     finally:
         stop.set()
+
+
+def test_an_informer_streams_against_minikcm_up(tmp_path):
+    # `minikcm up` serves watch-list: an informer of a client outside it (kubeconfig, HTTPS) sends no LIST.
+    from minikcm.client.rest import RESTClientset
+    from minikcm.sim.kubelet import KubeletConfig
+    from minikcm.up import Up
+    up = Up(kubeconfig=str(tmp_path / "kc"), controllers="", kubelet=KubeletConfig())
+    up.start()
+    try:
+        cs = RESTClientset(str(tmp_path / "kc"))
+        seed(cs)
+        seen = requests_of(cs)
+        pods, stop = start_pod_informer(cs)
+        try:
+            assert sorted(p.metadata.name for p in pods.informer().get_store().list()) == ["a", "b"]
+            assert seen == [("watch", True)]
+        finally:
+            stop.set()
+            cs.close()
+    finally:
+        up.shutdown()
