@@ -248,9 +248,9 @@ START_WORDS = {
         "on": "门开，服务器支持",
         "off": "门关",
         "refused": "门开，服务器拒绝",
-        "watch_list": "watch-list：{n} 个对象 + 书签",
+        "watch_list": "watch-list：{n} 个对象",
         "refused_422": "watch-list：422",
-        "list": "LIST rv=\"{asked}\"：{n} 个对象",
+        "list": "LIST rv=\"{asked}\"：{n} 个",
         "watch": "WATCH 从 {rv} 起",
         "legend_stream": "流式获取初始状态",
         "legend_list": "list",
@@ -263,9 +263,9 @@ START_WORDS = {
         "on": "gate on, server streams",
         "off": "gate off",
         "refused": "gate on, server refuses",
-        "watch_list": "watch-list: {n} objects + bookmark",
+        "watch_list": "watch-list: {n} objects",
         "refused_422": "watch-list: 422",
-        "list": "LIST rv=\"{asked}\": {n} objects",
+        "list": "LIST rv=\"{asked}\": {n}",
         "watch": "WATCH from {rv}",
         "legend_stream": "initial state streamed",
         "legend_list": "list",
@@ -362,4 +362,4 @@ def draw_informer_start(lang: str, charts: ModuleType) -> str:
                      ("window", GONE_COLOUR, words["legend_refused"])])
     width = max(len(requests) for _, requests in runs)
     return lanes_chart(charts, words["title"], words["axis"], [name for name, _ in runs], float(width),
-                       bars=bars, legend=legend, width=900, lane_height=54)
+                       bars=bars, legend=legend, width=1000, lane_height=54)
