@@ -30,6 +30,7 @@ from kubernetes.client import V1ListMeta, V1ObjectMeta, V1Pod, V1PodList
 
 from minikcm.apimachinery import watch
 from minikcm.apimachinery.convert import from_wire, to_wire
+from minikcm.apimachinery.meta import INITIAL_EVENTS_ANNOTATION_KEY
 from minikcm.clock import FakeClock, RealClock
 from minikcm.driver import Driver
 from minikcm.tools.cache.listwatch import ListWatch
@@ -75,8 +76,15 @@ class Counter:
 
 def new_pipeline(clock: Any, n: int) -> tuple[SharedIndexInformerImpl, watch.FakeWatcher, Counter]:
     fw = watch.FakeWatcher()
+
+    def watch_func(options: Any) -> watch.FakeWatcher:
+        if options.send_initial_events:  # a watch-list (the v1.36 default): nothing yet, then the end marker
+            fw.action(watch.BOOKMARK, V1Pod(metadata=V1ObjectMeta(
+                resource_version="1", annotations={INITIAL_EVENTS_ANNOTATION_KEY: "true"})))
+        return fw
+
     lw = ListWatch(list_func=lambda options: V1PodList(metadata=V1ListMeta(resource_version="1"), items=[]),
-                   watch_func=lambda options: fw)
+                   watch_func=watch_func)
     informer = new_shared_index_informer_with_options(lw, V1Pod(), SharedIndexInformerOptions(clock=clock))
     counter = Counter(n)
     informer.add_event_handler(counter)

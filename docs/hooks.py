@@ -414,6 +414,7 @@ FIGURES: list[Figure] = [
     Figure("overview-startup", chapter_figure("overview", "draw_startup"), ".venv/bin/python docs/figures/overview.py"),
     Figure("p1-lease-holder", chapter_figure("p1", "draw_lease_holder"), "minikcm demo run leader-failover --seed 1"),
     Figure("p1-attempts", chapter_figure("p1", "draw_attempts"), "minikcm demo run leader-failover --seed 1"),
+    Figure("p2-informer-start", chapter_figure("p2", "draw_informer_start"), ".venv/bin/python -m pytest tests/integration/test_watch_list.py"),
     Figure("p2-relist-timeline", chapter_figure("p2", "draw_relist_timeline"), "minikcm demo run informer-relist --seed 1"),
     Figure("p2-relist-counts", chapter_figure("p2", "draw_relist_counts"), "minikcm demo run informer-relist --seed 1"),
     Figure("p2-retry-delays", chapter_figure("p2", "draw_retry_delays"), "minikcm demo run workqueue-retry --seed 1"),

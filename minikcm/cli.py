@@ -100,6 +100,7 @@ def cmd_controller_manager(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    exit_on_unhandled_thread_exception()  # runtime.REALLY_CRASH stays on, as in kube-controller-manager
     try:
         run(c.complete(), stop)
     except Exception as err:  # the run's own errors end the process with a message
@@ -108,6 +109,29 @@ def cmd_controller_manager(args: argparse.Namespace) -> int:
     if not stop.is_set():
         print("minikcm controller-manager: leaderelection lost/stopped", file=sys.stderr)
     return 0
+
+
+def exit_on_unhandled_thread_exception() -> None:
+    """No upstream twin. Go's fate for a panic no goroutine recovers: print it, exit with status 2.
+
+    With runtime.REALLY_CRASH on, a raising event handler's exception leaves
+    its thread after the panic handlers logged it; in Go that ends the whole
+    process, so here the thread's exception does too.
+    """
+    import os
+    import threading
+    import traceback
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_type is SystemExit:
+            return
+        name = args.thread.name if args.thread is not None else "?"
+        print(f"panic in thread {name}:", file=sys.stderr)
+        traceback.print_exception(args.exc_type, args.exc_value, args.exc_traceback, file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(2)
+
+    threading.excepthook = hook
 
 
 def add_demo_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

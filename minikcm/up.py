@@ -64,6 +64,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from minikcm.apimachinery import runtime
 from minikcm.apimachinery.errors import StatusError
 from minikcm.apimachinery.field import Aggregate
 from minikcm.apiserver.http.command import DataDirUnsupported, close_api, new_api_server
@@ -236,6 +237,11 @@ class Up:
             OSError: the port is taken.
         """
         options = self.controller_manager_options()
+        # The project's choice, not Go's (kube-controller-manager keeps ReallyCrash on and exits):
+        # a raising event handler is logged with its traceback and skipped, and the cluster goes on.
+        self.really_crash, runtime.REALLY_CRASH = runtime.REALLY_CRASH, False
+        log.info("runtime.REALLY_CRASH is off: a raising event handler is logged and skipped "
+                 "(kube-controller-manager would exit)")
         try:
             self.start_api_server()
             self.start_simulation()
@@ -344,6 +350,7 @@ class Up:
         self.stop.set()
         stuck: list[str] = []
         self.cm_stop.set()
+        runtime.REALLY_CRASH = getattr(self, "really_crash", runtime.REALLY_CRASH)  # as before start()
         stuck += self.join("controller-manager")
         close = getattr(self.cm_client, "close", None)
         if close is not None:
@@ -422,6 +429,8 @@ def print_banner(up: Up, out: TextIO) -> None:
           f"pods Running {duration_string(k.start_delay)} after binding and Ready "
           f"{duration_string(k.ready_delay)} later; claims Bound after {duration_string(up.volume_bind_delay)}",
           file=out)
+    print("event handlers: a raising handler is logged and skipped (runtime.REALLY_CRASH off; "
+          "kube-controller-manager would exit)", file=out)
     print("Ctrl-C stops everything; -v 2 logs every info line.", file=out)
     out.flush()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import logging
 import socket
 import threading
 import time
@@ -10,6 +11,7 @@ import time
 import pytest
 from kubernetes.client import V1Deployment
 
+from minikcm.apimachinery import runtime
 from minikcm.apimachinery.convert import from_wire
 from minikcm.cli import build_parser, cmd_up
 from minikcm.client import InProcessClientset
@@ -127,11 +129,15 @@ def deployment(name: str, replicas: int) -> dict:
 
 @pytest.mark.threaded
 @pytest.mark.parametrize("client", [IN_PROCESS, REST])
-def test_up_runs_a_deployment_to_completion_then_stops(tmp_path, client):
+def test_up_runs_a_deployment_to_completion_then_stops(tmp_path, client, caplog):
     up = Up(kubeconfig=str(tmp_path / "kc"), data_dir=str(tmp_path / "data"), controller_client=client,
             kubelet=FAST_KUBELET, volume_bind_delay=0.05)
-    up.start()
+    assert runtime.REALLY_CRASH is True
+    with caplog.at_level(logging.INFO, logger="minikcm.up"):
+        up.start()
     try:
+        assert runtime.REALLY_CRASH is False, "up chooses otherwise than Go, and says so once"
+        assert caplog.text.count("runtime.REALLY_CRASH is off") == 1
         assert (tmp_path / "kc").exists()
         assert up.report.running == ALL_PORTED
         cs = InProcessClientset(up.api)
@@ -150,6 +156,7 @@ def test_up_runs_a_deployment_to_completion_then_stops(tmp_path, client):
     assert stuck == []
     assert time.monotonic() - started < 5.0
     assert not [t for t in up.threads.values() if t.is_alive()]
+    assert runtime.REALLY_CRASH is True, "restored at shutdown"
 
 
 @pytest.mark.threaded

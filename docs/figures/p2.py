@@ -237,3 +237,129 @@ def draw_retry_delays(lang: str, charts: ModuleType) -> str:
     }
     return points_chart(charts, words["retry_title"], words["retry_x"], words["retry_y"], series,
                         shapes=("dot", "diamond", "ring"), width=760, height=380)
+
+
+# --- the start of an informer: watch-list, or list then watch -------------------------------------
+
+START_WORDS = {
+    "zh": {
+        "title": "启动中的 informer 发出的请求：WatchListClient 开、关，以及服务器拒绝时的回退",
+        "axis": "请求的先后次序",
+        "on": "门开，服务器支持",
+        "off": "门关",
+        "refused": "门开，服务器拒绝",
+        "watch_list": "watch-list：{n} 个对象",
+        "refused_422": "watch-list：422",
+        "list": "LIST rv=\"{asked}\"：{n} 个",
+        "watch": "WATCH 从 {rv} 起",
+        "legend_stream": "流式获取初始状态",
+        "legend_list": "list",
+        "legend_watch": "之后的 watch",
+        "legend_refused": "被拒绝",
+    },
+    "en": {
+        "title": "The requests of a starting informer: WatchListClient on, off, and the fallback when refused",
+        "axis": "requests, in order",
+        "on": "gate on, server streams",
+        "off": "gate off",
+        "refused": "gate on, server refuses",
+        "watch_list": "watch-list: {n} objects",
+        "refused_422": "watch-list: 422",
+        "list": "LIST rv=\"{asked}\": {n}",
+        "watch": "WATCH from {rv}",
+        "legend_stream": "initial state streamed",
+        "legend_list": "list",
+        "legend_watch": "the watch that follows",
+        "legend_refused": "refused",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request of a starting informer, as its lister-watcher saw it."""
+
+    kind: str  # "watch-list", "refused", "list", "watch"
+    detail: str  # the object count (streamed or listed) or the resourceVersion watched from
+
+
+@functools.cache
+def informer_start(gate: bool, server_streams: bool) -> tuple[Request, ...]:
+    """Start a pod informer over the embedded API server (3 pods) under the driver; its requests until synced."""
+    import random
+
+    from kubernetes.client import V1Container, V1ObjectMeta, V1Pod, V1PodSpec
+
+    from minikcm import features
+    from minikcm.apiserver.server import APIServer
+    from minikcm.client import InProcessClientset
+    from minikcm.clock import FakeClock
+    from minikcm.driver import Driver
+    from minikcm.tools.cache.listwatch import ListWatch
+    from minikcm.tools.cache.shared_informer import SharedIndexInformerOptions, new_shared_index_informer_with_options
+
+    clock = FakeClock(driven=True)
+    server = APIServer(clock=clock, rng=random.Random(SEED), watch_list=server_streams)
+    pods = InProcessClientset(server).core_v1().pods("default")
+    for name in ("web-0", "web-1", "web-2"):
+        pods.create(V1Pod(metadata=V1ObjectMeta(name=name), spec=V1PodSpec(containers=[
+            V1Container(name="c", image="nginx")])))
+    seen: list[Request] = []
+
+    def list_func(options):
+        result = pods.list(options)
+        seen.append(Request("list", f"{options.resource_version}|{len(result.items)}"))
+        return result
+
+    def watch_func(options):
+        try:
+            w = pods.watch(options)
+        except Exception:
+            seen.append(Request("refused", ""))
+            raise
+        if options.send_initial_events:
+            seen.append(Request("watch-list", ""))  # its object count is read from the cache below
+        else:
+            seen.append(Request("watch", options.resource_version))
+        return w
+
+    with features.set_feature_gate_during_test(features.DEFAULT_FEATURE_GATE, features.WATCH_LIST_CLIENT, gate):
+        informer = new_shared_index_informer_with_options(ListWatch(list_func=list_func, watch_func=watch_func),
+                                                          V1Pod(), SharedIndexInformerOptions(clock=clock))
+        driver = Driver(clock, informer.steps() + server.steps())
+        driver.run_until(informer.has_synced, timeout=60)
+    out = []
+    for r in seen:
+        if r.kind == "watch-list":  # what it streamed: the objects now in the cache
+            r = Request("watch-list", str(len(informer.get_store().list())))
+        out.append(r)
+    return tuple(out)
+
+
+def draw_informer_start(lang: str, charts: ModuleType) -> str:
+    """Three lanes (gate on and streaming, gate off, gate on and refused): each request as a labelled bar."""
+    words = START_WORDS[lang]
+    colours = {"watch-list": charts.SERIES_COLOURS[0], "list": charts.SERIES_COLOURS[1],
+               "watch": charts.SERIES_COLOURS[2], "refused": GONE_COLOUR}
+    runs = [(words["on"], informer_start(True, True)), (words["off"], informer_start(False, True)),
+            (words["refused"], informer_start(True, False))]
+    bars = []
+    for lane, (_, requests) in enumerate(runs):
+        for i, r in enumerate(requests):
+            if r.kind == "watch-list":
+                label = words["watch_list"].format(n=r.detail)
+            elif r.kind == "refused":
+                label = words["refused_422"]
+            elif r.kind == "list":
+                asked, n = r.detail.split("|")
+                label = words["list"].format(asked=asked, n=n)
+            else:
+                label = words["watch"].format(rv=r.detail)
+            bars.append(Bar(lane, i + 0.03, i + 0.97, colours[r.kind], label, light=r.kind == "refused"))
+    legend = Legend([("bar", colours["watch-list"], words["legend_stream"]),
+                     ("bar", colours["list"], words["legend_list"]),
+                     ("bar", colours["watch"], words["legend_watch"]),
+                     ("window", GONE_COLOUR, words["legend_refused"])])
+    width = max(len(requests) for _, requests in runs)
+    return lanes_chart(charts, words["title"], words["axis"], [name for name, _ in runs], float(width),
+                       bars=bars, legend=legend, width=1000, lane_height=54)

@@ -119,6 +119,9 @@ class ModelResultChan(watch.ResultChan):
     def put(self, event: watch.Event) -> bool:
         return self.inner.put(event)
 
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.inner.wait(timeout)
+
     def put_final(self, event: watch.Event) -> None:
         self.inner.put_final(event)
 
@@ -391,6 +394,16 @@ class Clientset:
     def coordination_v1(self) -> CoordinationV1Client:
         """Port of Clientset.CoordinationV1 (kubernetes/clientset.go)."""
         return CoordinationV1Client(self)
+
+    def is_watch_list_semantics_un_supported(self) -> bool:
+        """Port of Clientset.IsWatchListSemanticsUnSupported (kubernetes/fake/clientset_generated.go).
+
+        Reflectors over a clientset that says True list and watch instead of
+        streaming (util/watchlist). Upstream only the fake clientset says so;
+        here a clientset with a `Fake` attached plays it, so tests that assert
+        the recorded actions see list and watch, as client-go's tests do.
+        """
+        return self.fake is not None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.transport!r}, fake={self.fake!r})"

@@ -64,7 +64,7 @@ from minikcm.informers import listers
 from minikcm.driver import Step
 from minikcm.tools.cache.delta_fifo import TransformFunc
 from minikcm.tools.cache.index import NAMESPACE_INDEX, Indexers, meta_namespace_index_func
-from minikcm.tools.cache.listwatch import ListWatch, ResourceClient
+from minikcm.tools.cache.listwatch import ListWatch, ResourceClient, to_list_watcher_with_watch_list_semantics
 from minikcm.tools.cache.shared_informer import (
     SharedIndexInformerImpl,
     SharedIndexInformerOptions,
@@ -204,7 +204,8 @@ def new_informer_for_kind(client: Interface, kind: Kind[Any], namespace: str,
         return kind.client_for(client, namespace).watch(opts)
 
     return new_shared_index_informer_with_options(
-        ListWatch(list_func=list_func, watch_func=watch_func), kind.model.model_construct(),  # an empty example
+        to_list_watcher_with_watch_list_semantics(ListWatch(list_func=list_func, watch_func=watch_func), client),
+        kind.model.model_construct(),  # an empty example
         SharedIndexInformerOptions(resync_period=options.resync_period, indexers=options.indexers,
                                    clock=options.clock, rng=options.rng))
 

@@ -234,3 +234,19 @@ def test_many_seeds() -> None:
     runs = int(os.environ["MINIKCM_CHAOS_RUNS"])
     failed = [r.summary() for r in (run_chaos(s, n) for s, n in plan(1, runs)) if not r.ok]
     assert not failed, "\n".join(failed)
+
+
+def test_chaos_runs_with_really_crash_off_and_say_so(caplog) -> None:
+    import logging
+
+    from minikcm.apimachinery import runtime
+    seen = []
+
+    def around(play):
+        seen.append(runtime.REALLY_CRASH)
+        return play()
+
+    with caplog.at_level(logging.INFO, logger="minikcm.harness.chaos"):
+        result = run_chaos("statefulset-partition", 3, around=around)
+    assert result.ok and seen == [False] and runtime.REALLY_CRASH is True
+    assert caplog.text.count("runtime.REALLY_CRASH is off") == 1

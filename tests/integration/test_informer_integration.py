@@ -168,7 +168,7 @@ def test_informer_over_api_server_deterministic(caplog):
     # next watch from the old resourceVersion gets Expired, and it must relist.
     reflector = pods.informer().controller.reflector
     assert list_calls(fake) == 1
-    reflector.watcher.stop()
+    reflector.blocked_on.close()  # the reflector's open watch ends (its loop waits on that channel)
     churn_past_history(cs)
     with caplog.at_level(logging.DEBUG, logger="minikcm.tools.cache.reflector"):
         assert driver.run_until(lambda: cache_state(pods.lister()) == server_state(cs), timeout=60)
@@ -203,7 +203,7 @@ def test_informer_trace_repeats_with_the_same_seeds():
         driver = Driver(clock, factory.steps() + server.steps())
         first_story(cs)
         driver.run_for(5)
-        pods.informer().controller.reflector.watcher.stop()
+        pods.informer().controller.reflector.blocked_on.close()
         churn_past_history(cs)
         driver.run_for(900)  # past a watch timeout too
         return [str(e) for e in driver.trace]
@@ -240,7 +240,9 @@ def test_informer_over_api_server_threaded():
         raw.stop()
 
         reflector = pods.informer().controller.reflector
-        reflector.watcher.stop()  # from another thread: the reflector may or may not relist; either way it settles
+        w = reflector.blocked_on
+        if hasattr(w, "close"):
+            w.close()  # from another thread: the reflector may or may not relist; either way it settles
         churn_past_history(cs)
         assert settles()
         assert tracker.problems == []

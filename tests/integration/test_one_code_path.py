@@ -75,8 +75,8 @@ ONE_MODE_ONLY = {
     "minikcm.tools.cache.shared_informer.ProcessorListener.watch_synced",  # waits, then pass_on_sync
     "minikcm.tools.cache.controller.ControllerImpl.run",
     "minikcm.tools.cache.controller.ControllerImpl.process_loop",  # loops process_next
-    "minikcm.tools.cache.reflector.Reflector.run",  # loops the list/watch/resync steps
-    "minikcm.tools.cache.reflector.Reflector.wait_for_work",  # blocks on the watch, then watch_step
+    "minikcm.tools.cache.reflector.Reflector.run",  # advances the same loop as the list/watch/resync steps
+    "minikcm.tools.cache.reflector.Reflector.wait_for_work",  # blocks on the watch or the clock, then step
     "minikcm.util.workqueue.delaying_queue.DelayingType.waiting_loop",  # loops process_waiting
     "minikcm.util.workqueue.delaying_queue.DelayingType.wait_duration",  # how long that thread sleeps
     # run() waits for the caches before it starts workers; the driver's worker_ready asks instead

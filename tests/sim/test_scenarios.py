@@ -207,3 +207,17 @@ def test_live_view_plays_the_same_result():
     assert result.to_json_lines() == run_scenario("workqueue-retry").to_json_lines()
     shown = out.getvalue()
     assert "fake time +1.005 s" in shown and "queue length" in shown and "160.0" in shown
+
+
+def test_scenarios_run_with_really_crash_off_and_say_so(caplog):
+    # The project's choice for scenarios (Go's default is on): off while the script plays, restored after.
+    import logging
+
+    from minikcm.apimachinery import runtime
+    run = get_scenario("workqueue-retry").build(1)
+    script, seen = run.script, []
+    run.script = lambda: (seen.append(runtime.REALLY_CRASH), script())
+    with caplog.at_level(logging.INFO, logger="minikcm.sim.scenarios.base"):
+        run.run()
+    assert seen == [False] and runtime.REALLY_CRASH is True
+    assert caplog.text.count("runtime.REALLY_CRASH is off") == 1

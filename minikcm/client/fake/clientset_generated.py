@@ -9,7 +9,8 @@ Start reading at: new_simple_clientset.
 
 Not ported: the Clientset struct (the in-process clientset with a Fake attached
 plays it), Discovery(), Tracker() (the server is `cs.server`),
-NewClientset and its field-managed tracker, IsWatchListSemanticsUnSupported.
+NewClientset and its field-managed tracker. IsWatchListSemanticsUnSupported is
+the clientset's own method (True whenever a Fake is attached, see typed.Clientset).
 Differs from Go: the store is the real embedded server, so seeded objects are
 defaulted and validated (see testing.fixture.add_objects).
 """

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from minikcm.apimachinery import runtime
 from minikcm.clock import FakeClock
 from minikcm.driver import Driver, Step, TraceEntry
 
@@ -230,10 +231,16 @@ class Run:
         if self.result is not None:
             raise RuntimeError(f"scenario {self.name!r} has already run; build a new Run to run it again")
         levels = self.attach_logs()
+        # The project's choice for scenarios, not Go's default: a raising handler is logged and skipped.
+        really_crash, runtime.REALLY_CRASH = runtime.REALLY_CRASH, False
+        if really_crash:
+            logging.getLogger(__name__).info("scenario %s: runtime.REALLY_CRASH is off: a raising event handler "
+                                             "is logged and skipped (Go's default ends the process)", self.name)
         try:
             self.sampler.sample()  # the values at t=0
             self.script()
         finally:
+            runtime.REALLY_CRASH = really_crash
             self.detach_logs(levels)
         self.result = ScenarioResult(self.name, self.seed, self.start, list(self.driver.trace),
                                      {name: list(points) for name, points in self.sampler.series.items()},

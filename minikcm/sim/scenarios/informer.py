@@ -24,8 +24,11 @@ Series: `cache size`, `server pods`, `resourceVersion` (the informer's last
 synced version), `handler events` (calls to the handler so far), `lists`.
 The reflector's own log lines appear in the trace as `log/reflector`.
 
-Start reading at: InformerRelist.play, then Reflector.watch_ended (the 410 branch).
-Good breakpoints: Reflector.watch_ended, Reflector.list, SharedIndexInformerImpl.handle_deltas.
+The lister-watcher says it cannot stream a watch-list, so the reflector takes
+the list-then-watch path (WatchListClient's fallback).
+
+Start reading at: InformerRelist.play, then Reflector.watch (the 410 branch).
+Good breakpoints: Reflector.watch, Reflector.list, SharedIndexInformerImpl.handle_deltas.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from minikcm.clock import EPOCH, FakeClock
 from minikcm.driver import Driver
 from minikcm.sim.scenarios.base import Run
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
-from minikcm.tools.cache.listwatch import ListWatch
+from minikcm.tools.cache.listwatch import ListWatch, ListWatcherWithWatchListSemanticsWrapper
 from minikcm.tools.cache.reflector import Reflector, is_expired_error
 from minikcm.tools.cache.shared_informer import (
     SharedIndexInformerImpl,
@@ -80,8 +83,10 @@ class InformerRelist:
         self.driver = Driver(self.clock)
         self.run = Run("informer-relist", seed, self.clock, self.driver, self.play)
         self.pods = self.client.core_v1().pods(NAMESPACE)
-        # Go: cache.ListWatch with our own two functions, which also tell the trace what they ask.
-        self.lister_watcher = ListWatch(list_func=self.list_pods, watch_func=self.watch_pods)
+        # Go: cache.ListWatch with our own two functions, which also tell the trace what they ask. It says it
+        # cannot serve a watch-list, so this story shows the list-then-watch path (P2's fallback section).
+        self.lister_watcher = ListWatcherWithWatchListSemanticsWrapper(
+            ListWatch(list_func=self.list_pods, watch_func=self.watch_pods), True)
         self.informer: SharedIndexInformerImpl = new_shared_index_informer_with_options(
             self.lister_watcher, V1Pod(),
             SharedIndexInformerOptions(clock=self.clock, rng=random.Random(rng.getrandbits(64))))

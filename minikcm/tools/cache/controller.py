@@ -26,19 +26,13 @@ Differs from Go:
   the protocol keeps `Controller`, the struct is `ControllerImpl`. Likewise the
   unexported `newInformer` is `new_informer_internal`, since `NewInformer`
   takes `new_informer`.
-- A failing process function never ends the processing loop. Go's processLoop
-  drops the error Pop returns (a store refused an object) without a word, and a
-  panic (a raising handler of a plain informer) crashes the whole process
-  (HandleCrash with ReallyCrash on). Here neither ends the loop, in either run
-  mode. The handler of a plain informer is wrapped (GuardedHandler): a raising
-  call is reported through runtime.handle_error naming the handler, counted in
-  `handler_errors` (`ControllerImpl.handler_errors()`), and only that
-  notification is skipped; the rest of its delta, batch or relist is still
-  delivered, and the store already holds the change. Any other exception out
-  of the process function (a store or index error) is reported naming the
-  informer and counted in `ControllerImpl.process_errors`. The popped item is
-  not requeued, as in Go (Pop has already taken it); the next relist or
-  resync brings it round again.
+- A raising process function (a handler of a plain informer, a store or
+  index error) is Go's panic in processLoop: runtime.handle_crash runs the
+  PANIC_HANDLERS and, with REALLY_CRASH on (the default, as in Go), re-raises:
+  the threaded `run` ends (Go: the process exits) and under the driver the
+  exception reaches the driver's caller. With REALLY_CRASH off the popped
+  item is lost and popping resumes one second of the clock later (Go: the
+  period of the wait.Until around processLoop).
 - The client-go feature gates this file reads are module constants
   (FEATURE_IN_ORDER_INFORMERS & co., set as at 1.36), read at call time.
 - One code path per loop: `steps()` (for the driver of a driven clock) gives
@@ -50,6 +44,7 @@ Differs from Go:
 from __future__ import annotations
 
 import functools
+from datetime import datetime, timedelta
 import logging
 import random
 import threading
@@ -111,6 +106,9 @@ if TYPE_CHECKING:
     from minikcm.tools.cache.shared_informer import DoneChecker
 
 logger = logging.getLogger(__name__)
+
+PROCESS_LOOP_PERIOD: Seconds = 1.0
+"""Port of the period of the wait.Until around processLoop: the pause after a crash with REALLY_CRASH off."""
 
 FEATURE_IN_ORDER_INFORMERS = True
 """Stand-in for client-go's InOrderInformers gate (GA, locked on at 1.36): informers use RealFIFO."""
@@ -181,10 +179,7 @@ class ControllerImpl:
         self.rng: random.Random | None = None
         """No upstream twin: seeded source for the reflector's watch timeouts and jitter."""
         self.use_batch_process: bool | None = None  # decided at the first pop, as processLoop does
-        self.process_errors = 0
-        """No upstream twin: how many pops ended with the process function raising (see process_next)."""
-        self.guarded_handler: GuardedHandler | None = None
-        """No upstream twin: set by the plain-informer constructors; counts the handler's exceptions."""
+        self.resume_at: datetime | None = None  # after a crash with REALLY_CRASH off: wait.Until's period
 
     def __repr__(self) -> str:
         return f"<ControllerImpl queue={self.config.queue!r} reflector={self.reflector!r}>"
@@ -196,8 +191,7 @@ class ControllerImpl:
         that closes the queue once `stop` is set; pops on the calling thread.
         Threaded mode only: the driver of a driven clock uses steps() instead.
         Blocks: until `stop` is set and the reflector thread has ended.
-        A raising process function does not end it (process_next reports and counts it);
-        anything else that escapes goes through runtime.handle_crash.
+        A raising process function goes through runtime.handle_crash (see process_next).
         """
         try:
             queue = self.config.queue
@@ -210,7 +204,7 @@ class ControllerImpl:
             threading.Thread(name=f"controller/{r.name}/close-queue", target=close_queue_on_stop, daemon=True).start()
             reflector_thread = threading.Thread(name=f"reflector/{r.name}", target=r.run, args=(stop,), daemon=True)
             reflector_thread.start()  # Go: wg.StartWithContext(ctx, r.RunWithContext)
-            wait.until(functools.partial(self.process_loop, stop), 1.0, stop, self.clock)
+            wait.until(functools.partial(self.process_loop, stop), PROCESS_LOOP_PERIOD, stop, self.clock)
             reflector_thread.join()  # Go: wg.Wait()
         except Exception:
             runtime.handle_crash()  # Go: deferred HandleCrash; re-raises unless REALLY_CRASH is off
@@ -236,11 +230,7 @@ class ControllerImpl:
         """No upstream twin. The reflector's steps, then one `process` step (one pop per run)."""
         r = self.build_reflector()
         return r.steps() + [Step(f"controller/{r.name}/process", self.process_ready, self.process_next,
-                                     delivers=True)]
-
-    def handler_errors(self) -> int:
-        """No upstream twin. How many calls of a plain informer's handler raised (0 without one)."""
-        return self.guarded_handler.handler_errors if self.guarded_handler is not None else 0
+                                 lambda: self.resume_at, delivers=True)]
 
     def has_synced(self) -> bool:
         """Port of controller.HasSynced: the queue has handed out its whole initial list."""
@@ -260,25 +250,26 @@ class ControllerImpl:
     def process_loop(self, stop: threading.Event) -> None:
         """Port of controller.processLoop (controller.go): pop until the queue closes or `stop` is set.
 
-        Blocks: in pop, while the queue is empty (threaded mode only).
+        Returns after a crash with REALLY_CRASH off, so that wait.until calls it
+        again a period later. Blocks: in pop, while the queue is empty (threaded mode only).
         """
+        self.resume_at = None
         while not stop.is_set():
-            if not self.process_next():
+            if not self.process_next() or self.resume_at is not None:
                 return
 
     def process_ready(self) -> bool:
-        """No upstream twin. True when process_next would not block: something is queued."""
-        return queue_has_items(self.config.queue)
+        """No upstream twin. True when process_next would not block: something is queued, no crash pause runs."""
+        return queue_has_items(self.config.queue) and (self.resume_at is None or self.clock.now() >= self.resume_at)
 
     def process_next(self) -> bool:
         """Port of one turn of controller.processLoop: pop one item (or one batch) into the process function.
 
         Batches are used when the queue can pop them, a batch function is set
         and the InOrderInformersBatchProcess gate is on.
-        An exception from the process function (a store error, a raising
-        handler) is reported through runtime.handle_error and counted in
-        `process_errors`; the item stays popped and the loop goes on (see the
-        module's "Differs from Go").
+        An exception from the process function is a panic (module docstring):
+        runtime.handle_crash re-raises it unless REALLY_CRASH is off; then the
+        item stays popped and popping resumes a second later (`resume_at`).
         Returns False once the queue is closed and empty.
         Blocks: while the queue is empty (never under the driver, see process_ready).
         """
@@ -293,11 +284,11 @@ class ControllerImpl:
                 q.pop(c.process)
         except ErrFIFOClosed:
             return False
-        except Exception as err:  # Go: a dropped error or a panic; here: report, count, go on
-            self.process_errors += 1
-            name = self.reflector.name if self.reflector is not None else repr(self.config.object_type)
-            runtime.handle_error(err, "Processing a popped item failed; the informer goes on",
-                                 "informer", name, "errors", self.process_errors)
+        except Exception:
+            runtime.handle_crash()  # Go: Until's HandleCrash around processLoop; re-raises unless REALLY_CRASH is off
+            self.resume_at = self.clock.now() + timedelta(seconds=PROCESS_LOOP_PERIOD)
+        else:
+            self.resume_at = None
         return True
 
 
@@ -689,7 +680,7 @@ def new_informer_internal(client_state: Store, options: InformerOptions, key_fun
     Differs from Go: renamed, because NewInformer is `new_informer`.
     """
     fifo = new_queue_fifo(options.object_type, client_state, options.transform)
-    handler = GuardedHandler(options.handler)
+    handler = options.handler
 
     def process(obj: Any, is_in_initial_list: bool) -> None:
         if not isinstance(obj, Deltas):
@@ -702,41 +693,7 @@ def new_informer_internal(client_state: Store, options: InformerOptions, key_fun
     cfg = Config(queue=fifo, lister_watcher=options.lister_watcher, object_type=options.object_type,
                  full_resync_period=options.resync_period, min_watch_timeout=options.min_watch_timeout,
                  process=process, process_batch=process_batch)
-    controller = new(cfg)
-    controller.guarded_handler = handler
-    return controller
-
-
-class GuardedHandler:
-    """No upstream twin. Wraps a plain informer's handler so that one raising call skips only its own notification.
-
-    Each exception is reported through runtime.handle_error with the handler's
-    name and counted in `handler_errors`; the other notifications of the same
-    delta, batch or relist are still delivered (Go: a panic ends the process).
-    """
-
-    def __init__(self, handler: ResourceEventHandler) -> None:
-        self.handler = handler
-        self.handler_name = guarded_handler_name(handler)
-        self.handler_errors = 0
-
-    def call(self, what: str, fn: Callable[..., None], *args: Any) -> None:
-        """Call `fn(*args)`; report and count an exception instead of raising it."""
-        try:
-            fn(*args)
-        except Exception as err:  # see the module's "Differs from Go"
-            self.handler_errors += 1
-            runtime.handle_error(err, "Event handler failed; the notification is skipped",
-                                 "handler", self.handler_name, "notification", what, "errors", self.handler_errors)
-
-    def on_add(self, obj: Any, is_in_initial_list: bool) -> None:
-        self.call("add", self.handler.on_add, obj, is_in_initial_list)
-
-    def on_update(self, old_obj: Any, new_obj: Any) -> None:
-        self.call("update", self.handler.on_update, old_obj, new_obj)
-
-    def on_delete(self, obj: Any) -> None:
-        self.call("delete", self.handler.on_delete, obj)
+    return new(cfg)
 
 
 def new_queue_fifo(object_type: Any, client_state: Store, transform: TransformFunc | None) -> Queue:
@@ -761,20 +718,3 @@ def new_queue_fifo(object_type: Any, client_state: Store, transform: TransformFu
         return new_real_fifo_with_options(options)
     return new_delta_fifo_with_options(DeltaFIFOOptions(name=f"DeltaFIFO {type_name}", known_objects=client_state,
                                                         emit_delta_type_replaced=True, transformer=transform))
-
-
-def guarded_handler_name(handler: Any) -> str:
-    """No upstream twin. The handler's name for GuardedHandler's log line.
-
-    A short form of event_handler_name.name_for_handler (which imports this
-    module, so it cannot be imported back): the first function's
-    `module.qualname` for function-based handlers, else the handler's class.
-    """
-    if isinstance(handler, ResourceEventHandlerFuncs | ResourceEventHandlerDetailedFuncs):
-        for f in (handler.add_func, handler.update_func, handler.delete_func):
-            if f is not None:
-                qualname = getattr(f, "__qualname__", None) or type(f).__qualname__
-                qualifier = qualname.rpartition(".")[0].removesuffix(".<locals>") or qualname
-                return f"{getattr(f, '__module__', '') or ''}.{qualifier}".lstrip(".")
-    cls = type(handler)
-    return f"{cls.__module__}.{cls.__qualname__}"

@@ -11,9 +11,7 @@ Start reading at: new_filtered_list_watch_from_client, then ListWatch.list.
 Not ported: the `...WithContext` interfaces, functions and adapters
 (ListerWithContext, ToListerWatcherWithContext, ListWithContextFunc, ...): a
 stop event does the context's job and Python needs no second signature;
-`Getter` (a RESTClient accessor); ToListWatcherWithWatchListSemantics and its
-wrapper, since the reflector's watch-list streaming is not ported (see
-reflector.py).
+`Getter` (a RESTClient accessor).
 Differs from Go:
 - `new_list_watch_from_client` and `new_filtered_list_watch_from_client` take one
   typed resource client, already bound to its resource and namespace, where Go
@@ -31,6 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from minikcm.apimachinery import fields, watch
 from minikcm.apimachinery.meta import ListOptions
+from minikcm.util.watchlist import does_client_not_support_watch_list_semantics
 
 
 @runtime_checkable
@@ -106,6 +105,28 @@ class ListWatch:
         if self.watch_func is None:
             raise RuntimeError("ListWatch.watch_func is not set")
         return self.watch_func(options)
+
+
+class ListWatcherWithWatchListSemanticsWrapper(ListWatch):
+    """Port of listWatcherWithWatchListSemanticsWrapper (listwatch.go): a ListWatch that says whether the
+    client behind it can serve a watch-list (the reflector asks, see util/watchlist)."""
+
+    def __init__(self, lw: ListWatch, unsupported_watch_list_semantics: bool) -> None:
+        super().__init__(lw.list_func, lw.watch_func, lw.disable_chunking)
+        self.unsupported_watch_list_semantics = unsupported_watch_list_semantics
+
+    def is_watch_list_semantics_un_supported(self) -> bool:
+        """Port of listWatcherWithWatchListSemanticsWrapper.IsWatchListSemanticsUnSupported (listwatch.go)."""
+        return self.unsupported_watch_list_semantics
+
+
+def to_list_watcher_with_watch_list_semantics(lw: ListWatch, client: Any) -> ListerWatcher:
+    """Port of ToListWatcherWithWatchListSemantics (listwatch.go): `lw`, marked as `client` marks itself.
+
+    The generated informers wrap their ListWatch with it, so that a fake
+    clientset (which cannot stream a watch-list) turns WatchListClient off.
+    """
+    return ListWatcherWithWatchListSemanticsWrapper(lw, does_client_not_support_watch_list_semantics(client))
 
 
 class ResourceClient(Protocol):

@@ -1,44 +1,44 @@
 """Port of k8s.io/client-go/tools/cache/reflector.go.
 
-The reflector keeps a store in step with the API server. It lists the
-resource, replaces the store's content with the list (tagged with the list's
-resourceVersion), then watches from that resourceVersion and turns each watch
-event into a store add, update or delete. A watch that ends normally is
-reopened from the last resourceVersion seen; one that fails with 410 Gone
-(the server no longer has that version) ends the pass, and the next pass lists
-again. Errors are reported to a WatchErrorHandler and retried with a jittered,
-growing backoff. In an informer the store is the RealFIFO.
+The reflector keeps a store in step with the API server. Each pass of
+ListAndWatch first gets the current state, then watches from it:
 
-Start reading at: Reflector.list_step, Reflector.watch_step, then Reflector.watch_ended.
+- watch-list (the v1.36 default, WatchListClient on): one watch request with
+  sendInitialEvents=true streams every object as ADDED into a temporary
+  store, then a BOOKMARK annotated `k8s.io/initial-events-end` says the state
+  is complete; the store is replaced with it and the same watch goes on.
+- list (the fallback, when watch-list fails or is off): a (paged) list,
+  store.replace, then a new watch from the list's resourceVersion.
 
-Design notes: upstream's Run is `wait.Until(ListAndWatch)`, and ListAndWatch a
-list followed by a blocking watch loop with a resync goroutine beside it. Here
-that control flow is a small state machine with three steps:
-- `list_step` (phase "list"): one list and store.replace; on success the phase
-  becomes "watch" and the resync timer starts (upstream's watchWithResync).
-- `watch_step` (phase "watch"): opens a watch when none is open, else handles
-  every event already waiting on it without blocking (`recv(timeout=0)`),
-  stopping at an error or at the end of the stream. "All available events"
-  rather than one, as upstream's loop also reads as fast as events come.
-- `resync_step`: when the resync timer is due, should_resync, then store.resync.
-Every upstream wait (`clock.After(delayHandler())`, the delay between passes of
-Run) becomes `retry_at`, before which no list or watch step is ready; `wakeup()`
-tells the driver. The threaded `run` is a thin loop over the same three bodies.
+Each watch event becomes a store add, update or delete. A watch that ends
+normally is reopened from the last resourceVersion seen; one that fails with
+410 Gone ends the pass, and the next pass starts again. Errors go to a
+WatchErrorHandler and passes are spaced by a jittered, growing backoff. In an
+informer the store is the RealFIFO.
 
-Not ported: watch-list streaming (`watchList`, `handleListWatch`, `rewatchResourceVersion`,
-the initial-events-end bookmark ticker, the WatchListClient gate and the data
-consistency check): the reflector always lists then watches, which is what
-upstream does when its client does not support watch-list (the in-process
-clientset and the REST backend fall in that case), and TransformingStore,
-which only watch-list uses. Also: contextual loggers,
-traces, metrics, the ...WithContext twins, `errorStopRequested` (a step never
-blocks, so nothing needs to interrupt it), `BenchmarkReflector*`.
+Start reading at: Reflector.list_and_watch, then watch_list, watch and handle_any_watch.
+
+Design notes: Go's functions block (on a channel, on clock.After); here the
+same functions, in Go's order and with Go's names, are generators that
+`yield` what they would block on (`Wait`: the watch's channel, or a time).
+`run_loop` (RunWithContext's loop) is one such generator, and `step` resumes
+it until it blocks again. The driver calls `step` through the "list" step
+(between passes) and the "watch" step (inside a pass) when what it waits for
+has come; the threaded `run` calls the same `step`, blocking on the channel or
+the clock in between. startResync's loop is the separate "resync" step.
+
+Not ported: the data consistency check of watch-list (off unless an env var
+is set), TransformingStore, the initial-events-end bookmark warning ticker (a
+log line every 10 s while the initial stream has not ended), contextual
+loggers, traces, metrics, the ...WithContext twins, `errorStopRequested`
+(closing the generator does its job), `BenchmarkReflector*`.
 Differs from Go:
-- `ListAndWatch` is split into list_step / watch_step / resync_step; an error
-  that ends a pass goes to end_list_and_watch, which does what Run does with
-  ListAndWatch's return value (call the handler, wait, start again).
 - Go's `select` between the resync error channel and the watch channel picks
   at random; here a pending resync error is always handled first.
+- Errors are raised (PORTING §4): list_and_watch raises what Go returns.
+- watch_list's temporary store is keyed by meta_namespace_key_func, where Go
+  uses DeletionHandlingMetaNamespaceKeyFunc (controller.go, which imports this
+  module): a watch never carries tombstones, so the keys are the same.
 - Watch timeouts and backoff jitter draw from an injected `random.Random`
   (`ReflectorOptions.rng`) when one is given.
 - The type description of an expected object is its class name (`V1Pod`),
@@ -47,18 +47,21 @@ Differs from Go:
 
 from __future__ import annotations
 
+import errno
 import logging
 import math
-import queue
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
 
+from minikcm import features
 from minikcm.apimachinery import errors, runtime, wait, watch
-from minikcm.apimachinery.meta import ListOptions
+from minikcm.apimachinery.meta import (INITIAL_EVENTS_ANNOTATION_KEY, RESOURCE_VERSION_MATCH_NOT_OLDER_THAN,
+                                       ListOptions)
+from minikcm.apimachinery.watch import ResultChan
 from minikcm.apimachinery.convert import gvk_of
 from minikcm.apimachinery.schema import GroupVersionKind, resource_for_model
 from minikcm.clock import Clock, Seconds, or_real
@@ -66,9 +69,10 @@ from minikcm.driver import Step
 from minikcm.tools.cache.index import NAMESPACE_INDEX, Indexer, meta_namespace_index_func
 from minikcm.tools.cache.listwatch import ListerWatcher
 from minikcm.tools.cache.retry_with_deadline import RetryWithDeadline
-from minikcm.tools.cache.store import meta_accessor, meta_namespace_key_func, new_indexer
+from minikcm.tools.cache.store import meta_namespace_key_func, new_indexer, new_store
 from minikcm.tools.cache.store_base import resource_version_of
 from minikcm.tools.pager.pager import ListPager, extract_list, list_accessor
+from minikcm.util.watchlist import does_client_not_support_watch_list_semantics
 
 logger = logging.getLogger(__name__)
 
@@ -87,9 +91,9 @@ DEFAULT_BACKOFF_FACTOR = 2.0
 DEFAULT_BACKOFF_JITTER = 1.0
 
 PHASE_LIST = "list"
-"""The next unit of work is a (re)list."""
+"""The loop is between passes (or not started): the next pass starts when its delay is over."""
 PHASE_WATCH = "watch"
-"""The list is done; the reflector watches (opening a watch when none is open)."""
+"""The loop is inside a pass of list_and_watch."""
 
 WATCH_POLL_INTERVAL: Seconds = 0.1
 """Threaded mode only: real seconds `run` blocks on an open watch before looking at timers again."""
@@ -139,6 +143,10 @@ def default_watch_error_handler(r: Reflector, err: BaseException) -> None:
     runtime.handle_error(err, "Failed to watch", "reflector", r.name, "type", r.type_description)
 
 
+Wait = "ResultChan | datetime"
+"""What the reflector's loop is blocked on: an event (or the end) of this watch, or a time (Go: clock.After)."""
+
+
 class Reflector:
     """Port of Reflector (reflector.go): keeps `store` in step with the server's copy of one resource.
 
@@ -173,8 +181,7 @@ class Reflector:
         self.expected_type: type | None = None if expected_type is None else type(expected_type)
         self.expected_gvk: GroupVersionKind | None = get_expected_gvk_from_object(expected_type)
         self.store = store
-        # Go asserts the store's optional interfaces per event; Protocol isinstance checks are slow, so once here.
-        self.store_wants_bookmarks = isinstance(store, ReflectorBookmarkStore)
+        # Go asserts the store's optional interface per event; Protocol isinstance checks are slow, so once here.
         self.store_tracks_resource_version = isinstance(store, ResourceVersionUpdater)
         self.lister_watcher = lw
         self.resync_period: Seconds = options.resync_period
@@ -187,166 +194,146 @@ class Reflector:
         self._is_last_sync_resource_version_unavailable = False  # guarded by _rv_lock
         self.watch_error_handler: WatchErrorHandler = default_watch_error_handler
         self.watch_list_page_size: int = 0
-        """Port of WatchListPageSize: page size of lists; 0 lets list_step choose."""
+        """Port of WatchListPageSize: page size of lists; 0 lets list choose."""
         self.should_resync: Callable[[], bool] | None = None
         """Port of ShouldResync: asked when the resync timer fires; None means always."""
         self.max_internal_error_retry_duration: Seconds = 0.0
         """Port of MaxInternalErrorRetryDuration: how long to re-watch at once after 500s."""
+        self.use_watch_list = features.DEFAULT_FEATURE_GATE.enabled(features.WATCH_LIST_CLIENT)
+        """Port of useWatchList: start each pass with a streaming list (watch_list), falling back to list."""
+        if self.use_watch_list and does_client_not_support_watch_list_semantics(lw):
+            logger.debug("The client used to build this reflector (%s) doesn't support WatchList semantics; "
+                         "the feature is disabled", self.name)
+            self.use_watch_list = False
 
-        # The state machine (see the module's design notes); all of it belongs to the step thread.
+        # The loop (see the module's design notes); all of it belongs to the step thread.
+        self.loop: Generator[Wait, None, None] | None = None  # run_loop, once started
+        self.blocked_on: Wait | None = None  # what the loop yielded last
         self.phase = PHASE_LIST
-        self.retry_at: datetime | None = None  # backoff: no list/watch step before this time
-        self.watcher: watch.Interface | None = None  # the open watch, if any
-        self.watch_start: datetime | None = None  # when the open watch was asked for
-        self.event_count = 0  # events handled on the open watch
-        self.event_received_besides_added = False  # past the synthetic ADDED events of RV "" / "0"
-        self.propagate_rv_from_start = True
         self.next_resync: datetime | None = None  # Go: the resync timer of startResync
-        self.resync_error: BaseException | None = None  # Go: resyncerrc, buffered, size 1
-        self.retry = RetryWithDeadline(0.0, 60.0, errors.is_internal_error, self.clock)
+        self.resync_errc: list[BaseException] = []  # Go: resyncerrc, buffered, size 1
         self.passes = 0
         """How many list-and-watch passes have ended (for traces and tests)."""
         self._steps = [
-            Step(f"reflector/{self.name}/list", self.list_ready, self.list_step, self.wakeup, delivers=True),
-            Step(f"reflector/{self.name}/watch", self.watch_ready, self.watch_step, self.wakeup, delivers=True),
+            Step(f"reflector/{self.name}/list", self.list_ready, self.step, self.wakeup, delivers=True),
+            Step(f"reflector/{self.name}/watch", self.watch_ready, self.step, self.wakeup, delivers=True),
             Step(f"reflector/{self.name}/resync", self.resync_ready, self.resync_step, self.wakeup, delivers=True),
         ]
 
     def __repr__(self) -> str:
-        watching = "open" if self.watcher is not None else "none"
         return (f"<Reflector {self.name!r} phase={self.phase} rv={self._last_sync_resource_version!r} "
-                f"watch={watching} passes={self.passes}>")
+                f"passes={self.passes}>")
 
-    # --- the loop, as steps ------------------------------------------------------------
-
-    def steps(self) -> list[Step]:
-        """No upstream twin. The reflector's steps for the driver, in this fixed order: list, watch, resync."""
-        return list(self._steps)
+    # --- Run: the loop, and how both modes advance it ------------------------------------------
 
     def run(self, stop: threading.Event) -> None:
         """Port of Reflector.Run (reflector.go): list and watch until `stop` is set.
 
         Threaded mode only (the caller names the thread `reflector/<name>`):
-        runs whichever steps are ready, and otherwise blocks on the open watch
-        or sleeps on the clock until the next timer. Holds no logic of its own.
-        Blocks: until `stop` is set; then stops the open watch.
+        advances the same loop as the driver's steps, and otherwise blocks on
+        the open watch or sleeps on the clock until the next timer.
+        Blocks: until `stop` is set; then closes the loop (which stops the open watch).
         """
         logger.info("Starting reflector %s (%s), resync period %s", self.name, self.type_description,
                     self.resync_period)
         try:
             while not stop.is_set():
-                ran = False
-                for step in self._steps:
-                    if step.ready():
-                        step.run()
-                        ran = True
-                if not ran:
+                if self.resync_ready():
+                    self.resync_step()
+                elif self.list_ready() or self.watch_ready():
+                    self.step()
+                else:
                     self.wait_for_work(stop)
         finally:
-            self.stop_watching()
+            self.stop_loop()
             logger.info("Stopping reflector %s (%s)", self.name, self.type_description)
+
+    def run_loop(self) -> Generator[Wait, None, None]:
+        """Port of the loop of Reflector.RunWithContext (reflector.go): ListAndWatch, again and again.
+
+        A generator: it yields what it would block on (see `Wait`), and `step`
+        resumes it. After each pass (an error goes to the watch error handler)
+        it waits one backoff delay, measured from the pass's end (Go: Until,
+        immediate and sliding).
+        """
+        while True:
+            self.phase = PHASE_WATCH
+            try:
+                yield from self.list_and_watch()
+            except Exception as err:
+                self.watch_error_handler(self, err)
+            self.passes += 1
+            self.phase = PHASE_LIST
+            yield from self.after(self.delay_handler())
+
+    def after(self, delay: Seconds) -> Generator[Wait, None, None]:
+        """Port of `<-r.clock.After(delay)`: yield until `delay` seconds of the clock have passed.
+
+        Yields at least once, even for no delay (a step ends there, as a goroutine parks on the channel).
+        """
+        until = self.clock.now() + timedelta(seconds=delay)
+        yield until
+        while self.clock.now() < until:
+            yield until
+
+    def step(self) -> None:
+        """No upstream twin. The list and watch steps: resume the loop until it blocks again."""
+        if self.loop is None:
+            self.loop = self.run_loop()
+        self.blocked_on = next(self.loop)
+
+    def stop_loop(self) -> None:
+        """No upstream twin. Close the loop: its `finally` clauses stop the open watch (Go: the deferred Stops)."""
+        if self.loop is not None:
+            self.loop.close()
+            self.loop = None
+            self.blocked_on = None
+        self.next_resync = None
+
+    def steps(self) -> list[Step]:
+        """No upstream twin. The reflector's steps for the driver, in this fixed order: list, watch, resync."""
+        return list(self._steps)
+
+    def loop_ready(self) -> bool:
+        """No upstream twin. What the loop waits for has come: an event, the watch's end, a resync error, a time."""
+        b = self.blocked_on
+        if b is None:
+            return True
+        if isinstance(b, datetime):
+            return self.clock.now() >= b
+        return len(b) > 0 or b.closed or bool(self.resync_errc)
+
+    def list_ready(self) -> bool:
+        """No upstream twin. A pass may start: the loop has not started, or its delay between passes is over."""
+        return self.phase == PHASE_LIST and self.loop_ready()
+
+    def watch_ready(self) -> bool:
+        """No upstream twin. Inside a pass, what the loop waits for has come."""
+        return self.phase == PHASE_WATCH and self.loop_ready()
+
+    def resync_ready(self) -> bool:
+        """No upstream twin. The resync timer is due."""
+        return self.next_resync is not None and self.clock.now() >= self.next_resync
+
+    def wakeup(self) -> datetime | None:
+        """No upstream twin. The next time a step may become ready by itself: a delay's end or the resync."""
+        now = self.clock.now()
+        times = [t for t in (self.blocked_on, self.next_resync) if isinstance(t, datetime) and t > now]
+        return min(times) if times else None
 
     def wait_for_work(self, stop: threading.Event) -> None:
         """No upstream twin. Threaded mode: block until some step may be ready.
 
-        With a watch open, wait for its next event (and handle what arrives);
-        otherwise sleep on the clock until the next backoff or resync time.
+        On a watch: until an event arrives (a slice at a time); otherwise sleep on the clock until the next timer.
         """
-        if self.phase == PHASE_WATCH and self.watcher is not None and self.backoff_over():
-            self.watch_step(WATCH_POLL_INTERVAL)
-            return
         wake = self.wakeup()
         pause = IDLE_POLL_INTERVAL if wake is None else min(max(self.clock.until(wake), 0.0), IDLE_POLL_INTERVAL)
-        self.clock.sleep(pause, stop)
+        if isinstance(self.blocked_on, ResultChan):
+            self.blocked_on.wait(min(pause, WATCH_POLL_INTERVAL))
+        else:
+            self.clock.sleep(pause, stop)
 
-    def wakeup(self) -> datetime | None:
-        """No upstream twin. The next time a step may become ready by itself: backoff end or resync."""
-        times = [t for t in (self.retry_at, self.next_resync) if t is not None and t > self.clock.now()]
-        return min(times) if times else None
-
-    def backoff_over(self) -> bool:
-        """No upstream twin. True unless a backoff delay is still running."""
-        return self.retry_at is None or self.clock.now() >= self.retry_at
-
-    def list_ready(self) -> bool:
-        """No upstream twin. The list step has work: phase "list", no backoff running."""
-        return self.phase == PHASE_LIST and self.backoff_over()
-
-    def watch_ready(self) -> bool:
-        """No upstream twin. The watch step has work: a watch to open, events or an end to handle."""
-        if self.phase != PHASE_WATCH or not self.backoff_over():
-            return False
-        if self.watcher is None or self.resync_error is not None:
-            return True
-        chan = self.watcher.result_chan()
-        return len(chan) > 0 or chan.closed
-
-    def resync_ready(self) -> bool:
-        """No upstream twin. The resync timer is due."""
-        return self.phase == PHASE_WATCH and self.next_resync is not None and self.clock.now() >= self.next_resync
-
-    def list_step(self) -> None:
-        """Port of the list half of Reflector.ListAndWatch (reflector.go): list, replace the store.
-
-        On success the watch phase begins (upstream's watchWithResync: the
-        resync timer starts, internal-error retries are tracked afresh). On
-        failure the pass ends with the error.
-        """
-        self.retry_at = None
-        logger.debug("Listing and watching %s (%s)", self.type_description, self.name)
-        try:
-            self.list()
-        except Exception as err:  # the pass ends; end_list_and_watch reports it
-            self.end_list_and_watch(err)
-            return
-        logger.debug("Caches populated for %s (%s)", self.type_description, self.name)
-        self.phase = PHASE_WATCH
-        self.next_resync = self.resync_chan()
-        self.resync_error = None
-        self.retry = RetryWithDeadline(self.max_internal_error_retry_duration, 60.0,
-                                       errors.is_internal_error, self.clock)
-
-    def watch_step(self, timeout: Seconds = 0.0) -> None:
-        """Port of one turn of Reflector.watch's loop (reflector.go): open a watch, or handle what it queued.
-
-        Handles the events already queued (waiting up to `timeout` real seconds
-        for the first; 0 under the driver) until an ERROR or the end of the stream.
-        """
-        if self.watcher is None:
-            self.open_watch()
-            return
-        if self.resync_error is not None:  # Go: the errc case of handleAnyWatch's select
-            err, self.resync_error = self.resync_error, None
-            self.watch_ended(err)
-            return
-        chan = self.watcher.result_chan()
-        for i in range(max(len(chan), 1)):  # what is queued now; later events wait for the next step
-            try:
-                event = chan.recv(timeout=timeout if i == 0 else 0)
-            except queue.Empty:
-                return
-            if event is None:  # the server (or someone) closed the stream
-                self.watch_ended(self.closed_watch_error())
-                return
-            err = self.handle_event(event)
-            if err is not None:
-                self.watch_ended(err)
-                return
-
-    def resync_step(self) -> None:
-        """Port of one turn of Reflector.startResync (reflector.go): resync the store if anyone wants it.
-
-        A resync error ends the watch and the pass (Go: via resyncerrc); the timer stops.
-        """
-        if self.should_resync is None or self.should_resync():
-            logger.debug("Forcing resync (%s)", self.name)
-            try:
-                self.store.resync()
-            except Exception as err:  # reported through the watch, as upstream does
-                self.resync_error = err
-                self.next_resync = None
-                return
-        self.next_resync = self.resync_chan()
+    # --- ListAndWatch and what it calls, in reflector.go's order ---------------------------------
 
     def resync_chan(self) -> datetime | None:
         """Port of Reflector.resyncChan (reflector.go): when the next resync is due; None for never."""
@@ -354,142 +341,130 @@ class Reflector:
             return None
         return self.clock.now() + timedelta(seconds=self.resync_period)
 
-    def open_watch(self) -> None:
-        """Port of the first half of Reflector.watch's loop: ask for a watch from the last resourceVersion.
+    def list_and_watch(self) -> Generator[Wait, None, None]:
+        """Port of Reflector.ListAndWatch (reflector.go): get the current state, then watch from it.
 
-        The timeout is random in [min, max]. A 429 or a refused connection backs
-        off without a relist; any other error ends the pass.
+        With WatchListClient on, the state comes as a stream (watch_list) whose
+        watch goes on afterwards; if that fails for any reason, a plain list
+        (list) does the job and watch opens a new watch.
+        Raises: the list's error (the pass ends; run_loop reports it).
         """
-        now = self.clock.now()
-        draw = self.rng.random() if self.rng is not None else random.random()
-        timeout_seconds = int(self.min_watch_timeout + draw * (self.max_watch_timeout - self.min_watch_timeout))
-        options = ListOptions(resource_version=self.last_sync_resource_version(),
-                              timeout_seconds=timeout_seconds, allow_watch_bookmarks=True)
-        # From "" or "0" the server first sends synthetic ADDED events in no RV order.
-        self.propagate_rv_from_start = options.resource_version not in ("", "0")
+        logger.debug("Listing and watching %s (%s)", self.type_description, self.name)
+        w: watch.Interface | None = None
+        fallback_to_list = not self.use_watch_list
         try:
-            w = self.lister_watcher.watch(options)
-        except Exception as err:
-            if is_watch_error_retriable(err):
-                logger.debug("Watch failed, backing off (%s): %s", self.name, err)
-                self.retry_at = now + timedelta(seconds=self.delay_handler())
+            if self.use_watch_list:
+                try:
+                    w = yield from self.watch_list()
+                except Exception as err:
+                    logger.debug("Data couldn't be fetched in watchlist mode (%s); falling back to a regular "
+                                 "list: %s", self.name, err)
+                    fallback_to_list = True
+                    w = None  # no garbage down the watch
+            if fallback_to_list:
+                self.list()
+            logger.debug("Caches populated for %s (%s)", self.type_description, self.name)
+            yield from self.watch_with_resync(w)
+        finally:
+            if w is not None:
+                w.stop()
+
+    def resync_step(self) -> None:
+        """Port of one turn of Reflector.startResync (reflector.go): resync the store if anyone wants it.
+
+        A resync error stops the timer and is handed to the watch (Go: resyncerrc), which ends the pass.
+        """
+        if self.should_resync is None or self.should_resync():
+            logger.debug("Forcing resync (%s)", self.name)
+            try:
+                self.store.resync()
+            except Exception as err:
+                self.resync_errc.append(err)
+                self.next_resync = None
                 return
-            self.end_list_and_watch(err)
-            return
-        self.watcher = w
-        self.watch_start = now
-        self.event_count = 0
-        self.event_received_besides_added = False
+        self.next_resync = self.resync_chan()
 
-    def handle_event(self, event: watch.Event) -> BaseException | None:
-        """Port of one iteration of handleAnyWatch (reflector.go): apply one watch event to the store.
-
-        Returns the error an ERROR event carries (the watch must end); wrong types,
-        unreadable metadata and store failures are reported and skipped, as upstream does.
-        """
-        if event.type == watch.ERROR:
-            return errors.from_object(event.object)
-        obj = event.object
-        if self.expected_type is not None and type(obj) is not self.expected_type:
-            runtime.handle_error(None, "Unexpected watch event object type", "reflector", self.name,
-                                 "expectedType", self.expected_type.__name__, "actualType", type(obj).__name__)
-            return None
-        if self.expected_gvk is not None and gvk_of(obj) != self.expected_gvk:
-            runtime.handle_error(None, "Unexpected watch event object gvk", "reflector", self.name,
-                                 "expectedGVK", self.expected_gvk, "actualGVK", gvk_of(obj))
-            return None
-        if is_unsupported_table_object(obj):
-            runtime.handle_error(None, "Unsupported watch event object gvk", "reflector", self.name)
-            return None
+    def watch_with_resync(self, w: watch.Interface | None) -> Generator[Wait, None, None]:
+        """Port of Reflector.watchWithResync (reflector.go): watch, with the resync timer running beside it."""
+        self.resync_errc = []
+        self.next_resync = self.resync_chan()  # Go: go startResync(...)
         try:
-            resource_version = resource_version_of(obj)
-        except TypeError as err:
-            runtime.handle_error(err, "Unable to understand watch event", "reflector", self.name)
-            return None
-        self.apply_event(event.type, obj, resource_version)
-        # Once past the synthetic ADDED events, the resourceVersion may move.
-        if self.propagate_rv_from_start or self.event_received_besides_added:
-            self.set_last_sync_resource_version(resource_version)
-            if self.store_tracks_resource_version:
-                self.store.update_resource_version(resource_version)  # type: ignore[attr-defined]
-        self.event_count += 1
-        return None
+            yield from self.watch(w, self.resync_errc)
+        finally:
+            self.next_resync = None  # Go: cancel()
+            self.resync_errc = []
 
-    def apply_event(self, event_type: str, obj: Any, resource_version: str) -> None:
-        """Port of the event switch of handleAnyWatch: add, update, delete or bookmark; errors are reported."""
-        try:
-            if event_type == watch.ADDED:
-                self.store.add(obj)
-            elif event_type == watch.MODIFIED:
-                self.event_received_besides_added = True
-                self.store.update(obj)
-            elif event_type == watch.DELETED:
-                self.event_received_besides_added = True
-                self.store.delete(obj)
-            elif event_type == watch.BOOKMARK:  # the server vouches we are caught up to here
-                self.event_received_besides_added = True
-                if self.store_wants_bookmarks:
-                    self.store.bookmark(resource_version)  # type: ignore[attr-defined]
-            else:
-                runtime.handle_error(None, "Unknown watch event", "reflector", self.name, "event", event_type)
-        except Exception as err:  # a store failure skips this event, as upstream does
-            runtime.handle_error(err, f"Unable to apply {event_type} watch event to store", "reflector", self.name)
+    def watch(self, w: watch.Interface | None, resync_errc: list[BaseException]) -> Generator[Wait, None, None]:
+        """Port of Reflector.watch (reflector.go): watch from the last resourceVersion until a pass must end.
 
-    def closed_watch_error(self) -> BaseException | None:
-        """Port of the end of handleAnyWatch: a watch that closed at once with nothing in it is an error."""
-        start = self.watch_start or self.clock.now()
-        if self.clock.since(start) < 1.0 and self.event_count == 0:
-            return VeryShortWatchError(self.name)
-        logger.debug("Watch close (%s): %d events", self.name, self.event_count)
-        return None
+        Uses `w` first when given (the watch-list stream). Each watch gets a
+        random timeout in [min, max].
 
-    def watch_ended(self, err: BaseException | None) -> None:
-        """Port of the second half of Reflector.watch's loop: decide what follows a finished watch.
-
-        | how the watch ended      | what follows                                   |
-        | normally (err is None)   | a new watch from the last resourceVersion, now |
-        | 410 Expired / Gone       | the pass ends: backoff, then a relist          |
+        | how a watch ended        | what follows                                   |
+        | opening it: 429, refused | a new watch after a backoff delay (no relist)  |
+        | opening it: other error  | raised: the pass ends, run_loop reports it      |
+        | normally                 | a new watch from the last resourceVersion, now |
+        | 410 Expired / Gone       | the pass ends quietly: backoff, then a relist  |
         | 429 Too Many Requests    | a new watch after a backoff delay (no relist)  |
         | 500, while retries last  | a new watch, now                               |
         | anything else            | logged; the pass ends: backoff, then relist    |
         """
-        self.stop_watching()
-        self.retry.after(err)
-        if err is None:
-            return
-        if is_expired_error(err):
-            logger.debug("Watch closed (%s): %s", self.name, err)
-            self.end_list_and_watch(None)
-        elif errors.is_too_many_requests(err):
-            logger.info("Watch returned 429, backing off (%s)", self.name)
-            self.retry_at = self.clock.now() + timedelta(seconds=self.delay_handler())
-        elif errors.is_internal_error(err) and self.retry.should_retry():
-            logger.info("Retrying watch after internal error (%s): %s", self.name, err)
-        else:
-            logger.warning("Watch ended with error (%s, %s): %s", self.name, self.type_description, err)
-            self.end_list_and_watch(None)
+        retry = RetryWithDeadline(self.max_internal_error_retry_duration, 60.0, errors.is_internal_error, self.clock)
+        try:
+            while True:
+                start = self.clock.now()  # before the request: some proxies flush headers only with an event
+                propagate_rv_from_start = True  # a given w is past any synthetic ADDED events
+                if w is None:
+                    draw = self.rng.random() if self.rng is not None else random.random()
+                    timeout_seconds = int(self.min_watch_timeout
+                                          + draw * (self.max_watch_timeout - self.min_watch_timeout))
+                    options = ListOptions(resource_version=self.last_sync_resource_version(),
+                                          timeout_seconds=timeout_seconds, allow_watch_bookmarks=True)
+                    # From "" or "0" the server first sends synthetic ADDED events in no RV order.
+                    propagate_rv_from_start = options.resource_version not in ("", "0")
+                    try:
+                        w = self.lister_watcher.watch(options)
+                    except Exception as err:
+                        if is_watch_error_retriable(err):
+                            logger.debug("Watch failed, backing off (%s): %s", self.name, err)
+                            yield from self.after(self.delay_handler())
+                            continue
+                        raise
 
-    def end_list_and_watch(self, err: BaseException | None) -> None:
-        """Port of Reflector.RunWithContext's handling of ListAndWatch returning (reflector.go).
+                def set_last_sync_resource_version(rv: str, event_received_besides_added: bool,
+                                                   propagate: bool = propagate_rv_from_start) -> None:
+                    # Only once past the synthetic ADDED events may the resourceVersion move.
+                    if propagate or event_received_besides_added:
+                        self.set_last_sync_resource_version(rv)
+                        if self.store_tracks_resource_version:
+                            self.store.update_resource_version(rv)  # type: ignore[attr-defined]
 
-        Stops the watch and the resync timer, reports `err` (if any) to the
-        watch error handler, and schedules the next list after one backoff
-        delay (sliding: measured from now).
-        """
-        self.stop_watching()
-        self.next_resync = None
-        self.resync_error = None
-        if err is not None:
-            self.watch_error_handler(self, err)
-        self.phase = PHASE_LIST
-        self.passes += 1
-        self.retry_at = self.clock.now() + timedelta(seconds=self.delay_handler())
-
-    def stop_watching(self) -> None:
-        """No upstream twin. Stop and forget the open watch (Go: the deferred w.Stop())."""
-        if self.watcher is not None:
-            self.watcher.stop()
-            self.watcher = None
+                err: BaseException | None = None
+                try:
+                    yield from handle_watch(start, w, self.store, self.expected_type, self.expected_gvk, self.name,
+                                            self.type_description, set_last_sync_resource_version, self.clock,
+                                            resync_errc)
+                except Exception as e:
+                    err = e
+                w = None  # handle_watch stopped it
+                retry.after(err)
+                if err is None:
+                    continue
+                if is_expired_error(err):
+                    logger.debug("Watch closed (%s): %s", self.name, err)
+                elif errors.is_too_many_requests(err):
+                    logger.info("Watch returned 429, backing off (%s)", self.name)
+                    yield from self.after(self.delay_handler())
+                    continue
+                elif errors.is_internal_error(err) and retry.should_retry():
+                    logger.info("Retrying watch after internal error (%s): %s", self.name, err)
+                    continue
+                else:
+                    logger.warning("Watch ended with error (%s, %s): %s", self.name, self.type_description, err)
+                return
+        finally:
+            if w is not None:
+                w.stop()
 
     def list(self) -> None:
         """Port of Reflector.list (reflector.go): list everything, replace the store, remember the version.
@@ -533,6 +508,76 @@ class Reflector:
         self.sync_with(extract_list(list_obj), resource_version)
         self.set_last_sync_resource_version(resource_version)
 
+    def watch_list(self) -> Generator[Wait, None, watch.Interface]:
+        """Port of Reflector.watchList (reflector.go): get the current state as a stream, keep the stream.
+
+        Asks for a watch with sendInitialEvents, resourceVersionMatch
+        NotOlderThan and bookmarks, from the last resourceVersion ("" at
+        first: the latest, a consistent read). The server sends every object
+        as ADDED, then a BOOKMARK annotated `k8s.io/initial-events-end`. The
+        objects go to a temporary store; at that bookmark the real store is
+        replaced with them in one go, at the bookmark's resourceVersion, and
+        the same watch is returned for `watch` to go on with.
+        A 429 or refused connection waits one backoff delay and tries again;
+        an expired or too-new resourceVersion tries again at once from "".
+        Raises: any other error (list_and_watch then falls back to list).
+        """
+        def is_error_retriable_with_side_effects(err: BaseException) -> Generator[Wait, None, bool]:
+            if is_watch_error_retriable(err):
+                logger.debug("watch-list failed, backing off (%s): %s", self.name, err)
+                yield from self.after(self.delay_handler())
+                return True
+            if is_expired_error(err) or is_too_large_resource_version_error(err):
+                self.set_is_last_sync_resource_version_unavailable(True)  # start again at the latest
+                return True
+            return False
+
+        resource_version = ""
+
+        def set_last_sync_resource_version(rv: str, event_received_besides_added: bool) -> None:
+            nonlocal resource_version
+            if event_received_besides_added:
+                resource_version = rv
+
+        while True:
+            resource_version = ""
+            temporary_store = new_store(meta_namespace_key_func)  # Go: DeletionHandling... (module docstring)
+            draw = self.rng.random() if self.rng is not None else random.random()
+            timeout_seconds = int(self.min_watch_timeout + draw * (self.max_watch_timeout - self.min_watch_timeout))
+            options = ListOptions(resource_version=self.rewatch_resource_version(), allow_watch_bookmarks=True,
+                                  send_initial_events=True,
+                                  resource_version_match=RESOURCE_VERSION_MATCH_NOT_OLDER_THAN,
+                                  timeout_seconds=timeout_seconds)
+            start = self.clock.now()
+            try:
+                w = self.lister_watcher.watch(options)
+            except Exception as err:
+                if (yield from is_error_retriable_with_side_effects(err)):
+                    continue
+                raise
+            try:
+                bookmark_received = yield from handle_list_watch(
+                    start, w, temporary_store, self.expected_type, self.expected_gvk, self.name,
+                    self.type_description, set_last_sync_resource_version, self.clock, [])
+            except BaseException as err:
+                w.stop()  # stop, and try again with a clean state
+                if not isinstance(err, Exception):
+                    raise  # the loop is being closed
+                if (yield from is_error_retriable_with_side_effects(err)):
+                    continue
+                raise
+            if bookmark_received:
+                break
+        # The initial state is complete, confirmed by the "k8s.io/initial-events-end" bookmark.
+        self.set_is_last_sync_resource_version_unavailable(False)
+        try:
+            self.store.replace(temporary_store.list(), resource_version)
+        except Exception as err:
+            w.stop()
+            raise RuntimeError(f"unable to sync watch-list result: {err}") from err
+        self.set_last_sync_resource_version(resource_version)
+        return w
+
     def sync_with(self, items: list[Any], resource_version: str) -> None:
         """Port of Reflector.syncWith (reflector.go): replace the store's content with `items`."""
         self.store.replace(list(items), resource_version)
@@ -564,10 +609,144 @@ class Reflector:
                 return "0"
             return self._last_sync_resource_version
 
+    def rewatch_resource_version(self) -> str:
+        """Port of Reflector.rewatchResourceVersion (reflector.go): the version to stream from.
+
+        "" (the latest, consistent) when the last one was unavailable, else the last version seen ("" at first).
+        """
+        with self._rv_lock:
+            if self._is_last_sync_resource_version_unavailable:
+                return ""
+            return self._last_sync_resource_version
+
     def set_is_last_sync_resource_version_unavailable(self, is_unavailable: bool) -> None:
         """Port of Reflector.setIsLastSyncResourceVersionUnavailable: the last version gave Expired or Too large."""
         with self._rv_lock:
             self._is_last_sync_resource_version_unavailable = is_unavailable
+
+
+SetLastSyncResourceVersion = Callable[[str, bool], None]
+"""Told each event's resourceVersion, and whether the stream is past its synthetic ADDED events."""
+
+
+def handle_list_watch(start: datetime, w: watch.Interface, store: Any, expected_type: type | None,
+                      expected_gvk: GroupVersionKind | None, name: str, expected_type_name: str,
+                      set_last_sync_resource_version: SetLastSyncResourceVersion, clock: Clock,
+                      err_ch: list[BaseException]) -> Generator[Wait, None, bool]:
+    """Port of handleListWatch (reflector.go): handle_any_watch up to the initial-events-end bookmark.
+
+    At that bookmark it returns True and leaves `w` open for the caller to go on watching.
+    """
+    return (yield from handle_any_watch(start, w, store, expected_type, expected_gvk, name, expected_type_name,
+                                        set_last_sync_resource_version, True, clock, err_ch))
+
+
+def handle_watch(start: datetime, w: watch.Interface, store: ReflectorStore, expected_type: type | None,
+                 expected_gvk: GroupVersionKind | None, name: str, expected_type_name: str,
+                 set_last_sync_resource_version: SetLastSyncResourceVersion, clock: Clock,
+                 err_ch: list[BaseException]) -> Generator[Wait, None, None]:
+    """Port of handleWatch (reflector.go): handle_any_watch until the watch ends; `w` is always stopped."""
+    yield from handle_any_watch(start, w, store, expected_type, expected_gvk, name, expected_type_name,
+                                set_last_sync_resource_version, False, clock, err_ch)
+
+
+def handle_any_watch(start: datetime, w: watch.Interface, store: ReflectorStore, expected_type: type | None,
+                     expected_gvk: GroupVersionKind | None, name: str, expected_type_name: str,
+                     set_last_sync_resource_version: SetLastSyncResourceVersion,
+                     exit_on_watch_list_bookmark_received: bool, clock: Clock,
+                     err_ch: list[BaseException]) -> Generator[Wait, None, bool]:
+    """Port of handleAnyWatch (reflector.go): apply `w`'s events to `store` until the watch ends.
+
+    Yields the watch's channel whenever it is empty (the step ends there).
+    Wrong types, unreadable metadata and store failures are reported and
+    skipped. Returns whether the initial-events-end bookmark came; with
+    `exit_on_watch_list_bookmark_received` it returns right after it and
+    leaves `w` open, otherwise `w` is always stopped.
+
+    Raises:
+        StatusError: an ERROR event (the watch must end).
+        BaseException: what `err_ch` received (a resync failure).
+        VeryShortWatchError: the watch closed within a second, with no events.
+    """
+    watch_list_bookmark_received = False
+    event_received_besides_added = False
+    event_count = 0
+    wants_bookmarks = isinstance(store, ReflectorBookmarkStore)
+    stop_watcher = True
+    chan = w.result_chan()
+    try:
+        while True:
+            if err_ch:  # Go: the errc case of the select (checked first here)
+                raise err_ch.pop()
+            if not chan:
+                if chan.closed:
+                    break
+                yield chan
+                continue
+            event = chan.recv(0)
+            if event is None:
+                break
+            if event.type == watch.ERROR:
+                raise errors.from_object(event.object)
+            obj = event.object
+            if expected_type is not None and type(obj) is not expected_type:
+                runtime.handle_error(None, "Unexpected watch event object type", "reflector", name,
+                                     "expectedType", expected_type.__name__, "actualType", type(obj).__name__)
+                continue
+            if expected_gvk is not None and gvk_of(obj) != expected_gvk:
+                runtime.handle_error(None, "Unexpected watch event object gvk", "reflector", name,
+                                     "expectedGVK", expected_gvk, "actualGVK", gvk_of(obj))
+                continue
+            if is_unsupported_table_object(obj):
+                runtime.handle_error(None, "Unsupported watch event object gvk", "reflector", name)
+                continue
+            try:
+                resource_version = resource_version_of(obj)
+            except TypeError as err:
+                runtime.handle_error(err, "Unable to understand watch event", "reflector", name)
+                continue
+            try:
+                if event.type == watch.ADDED:
+                    store.add(obj)
+                elif event.type == watch.MODIFIED:
+                    event_received_besides_added = True
+                    store.update(obj)
+                elif event.type == watch.DELETED:
+                    event_received_besides_added = True
+                    store.delete(obj)
+                elif event.type == watch.BOOKMARK:  # the server vouches we are caught up to here
+                    event_received_besides_added = True
+                    if annotations_of(obj).get(INITIAL_EVENTS_ANNOTATION_KEY) == "true":
+                        watch_list_bookmark_received = True
+                    if wants_bookmarks:
+                        store.bookmark(resource_version)  # type: ignore[attr-defined]
+                else:
+                    runtime.handle_error(None, "Unknown watch event", "reflector", name, "event", event.type)
+            except Exception as err:  # a store failure skips this event, as upstream does
+                runtime.handle_error(err, f"Unable to apply {event.type} watch event to store", "reflector", name)
+            set_last_sync_resource_version(resource_version, event_received_besides_added)
+            event_count += 1
+            if exit_on_watch_list_bookmark_received and watch_list_bookmark_received:
+                stop_watcher = False
+                logger.debug("Exiting watch because received the bookmark that marks the end of initial "
+                             "events stream (%s): %d items in %.3fs", name, event_count, clock.since(start))
+                return watch_list_bookmark_received
+    finally:
+        if stop_watcher:
+            w.stop()
+    if clock.since(start) < 1.0 and event_count == 0:
+        raise VeryShortWatchError(name)
+    logger.debug("Watch close (%s, %s): %d events", name, expected_type_name, event_count)
+    return watch_list_bookmark_received
+
+
+def annotations_of(obj: Any) -> dict[str, str]:
+    """No upstream twin. An object's annotations (a model's or a wire dict's); {} when it has none."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else getattr(obj, "metadata", None)
+    if meta is None:
+        return {}
+    annotations = meta.get("annotations") if isinstance(meta, dict) else getattr(meta, "annotations", None)
+    return annotations or {}
 
 
 def default_reflector_name(expected_type: Any) -> str:
@@ -662,7 +841,24 @@ def is_too_large_resource_version_error(err: BaseException | None) -> bool:
 
 def is_watch_error_retriable(err: BaseException | None) -> bool:
     """Port of isWatchErrorRetriable (reflector.go): watch again later (no relist) on 429 or a refused connection."""
-    return isinstance(err, ConnectionRefusedError) or errors.is_too_many_requests(err)
+    return is_connection_refused(err) or errors.is_too_many_requests(err)
+
+
+def is_connection_refused(err: BaseException | None) -> bool:
+    """Port of IsConnectionRefused (apimachinery pkg/util/net/util.go): ECONNREFUSED anywhere in the chain.
+
+    Go unwraps with errors.As; here the chain is `__cause__`/`__context__`, and
+    the `reason` of urllib3's MaxRetryError (which is how the REST transport
+    reports a refused connection).
+    """
+    seen: set[int] = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        if isinstance(err, ConnectionRefusedError) or (isinstance(err, OSError) and err.errno == errno.ECONNREFUSED):
+            return True
+        reason = getattr(err, "reason", None)
+        err = reason if isinstance(reason, BaseException) else (err.__cause__ or err.__context__)
+    return False
 
 
 class VeryShortWatchError(Exception):

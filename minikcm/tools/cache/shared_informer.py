@@ -46,18 +46,15 @@ Differs from Go:
 - Errors are raised: adding a handler to a stopped informer, removing a
   registration of the wrong type, setting a transform after start.
 - `wait_for_cache_sync` polls on an optional injected clock (real by default).
-- A raising handler never stops its listener. Go recovers a handler's panic
-  only when ReallyCrash is off (by default the whole process dies); here
-  `ProcessorListener.deliver_one`, the step both run modes call, always
-  catches it: it reports it through runtime.handle_error with the handler's
-  name (event_handler_name.py), counts it in the listener's `handler_errors`
-  (read them all with `SharedIndexInformerImpl.handler_errors()`), skips that
-  one notification as Go does, and pauses the listener one second of its
-  clock before the next, as Go's sleepAfterCrash does (on a driven clock the
-  listeners step reports the pause as its wakeup). Unlike Go, an initial-list
-  add whose handler raised still counts as handled, so the registration's
-  has_synced turns true instead of never: the failure is in the log and the
-  counter, and callers waiting on the handler's sync are not stuck forever.
+- A raising handler is Go's panic: ProcessorListener.deliver_one (the step
+  both run modes call) hands it to runtime.handle_crash, which runs the
+  PANIC_HANDLERS (the traceback is logged) and re-raises when REALLY_CRASH is
+  on (the default, as in Go): the listener thread dies (in Go the process
+  exits), and under the driver the exception reaches the driver's caller.
+  With REALLY_CRASH off the notification is skipped and the listener sleeps
+  one second of its clock after the next notification arrives (Go's
+  sleepAfterCrash); an initial add that raised never counts as handled, so
+  that registration never syncs, as in Go.
 """
 
 from __future__ import annotations
@@ -99,7 +96,7 @@ WAIT_SLICE: Seconds = 0.05
 """Threaded mode: real seconds between looks at a stop event while waiting on another event (Go: select)."""
 
 CRASH_PAUSE: Seconds = 1.0
-"""Port of the one-second sleep of processorListener.run after a handler crashed (sleepAfterCrash)."""
+"""Port of the one-second sleep of processorListener.run before the notification that follows a crash."""
 
 
 class DoneChecker(Protocol):
@@ -531,23 +528,6 @@ class SharedIndexInformerImpl:
         with self._started_lock, self._block_deltas:
             self.processor.remove_listener(handle)
 
-    def handler_errors(self) -> dict[str, int]:
-        """No upstream twin. Raised-handler counts of the registered listeners, by handler name (summed).
-
-        A metric-like view of ProcessorListener.handler_errors; each registration
-        also has its own count (`handle.handler_errors`).
-        """
-        with self.processor._lock:
-            listeners = list(self.processor.listeners)
-        counts: dict[str, int] = {}
-        for listener in listeners:
-            counts[listener.handler_name] = counts.get(listener.handler_name, 0) + listener.handler_errors
-        return counts
-
-    def process_errors(self) -> int:
-        """No upstream twin. How many popped items the informer's process function raised on (0 before start)."""
-        return self.controller.process_errors if self.controller is not None else 0
-
 
 class SharedIndexInformerDone:
     """Port of sharedIndexInformerDone (shared_informer.go): the informer's DoneChecker."""
@@ -699,8 +679,7 @@ class SharedProcessor:
         """No upstream twin. When the listeners step may turn ready by itself: the end of a listener's crash pause."""
         with self._lock:
             listeners = list(self.listeners)
-        times = [listener.paused_until for listener in listeners
-                 if listener.paused_until is not None and listener.pending_notifications]
+        times = [listener.paused_until for listener in listeners if listener.paused_until is not None]
         return min(times) if times else None
 
     def deliver_step(self) -> None:
@@ -758,9 +737,8 @@ class ProcessorListener:
         self.next_resync = now
         self._resync_lock = threading.Lock()
         self.clock = clock  # for the pause after a crashing handler
-        self.handler_errors = 0
-        """No upstream twin: how many notifications this listener's handler raised on (see deliver_one)."""
-        self.paused_until: datetime | None = None  # Go: sleepAfterCrash; set by a raising handler
+        self.sleep_after_crash = False  # Go: sleepAfterCrash, set while a handler runs and left set if it raised
+        self.paused_until: datetime | None = None  # the end of that sleep, once the next notification arrived
         self.determine_next_resync(now)
 
     def __repr__(self) -> str:
@@ -819,37 +797,44 @@ class ProcessorListener:
             return not self.closed
 
     def pause_remaining(self) -> Seconds:
-        """No upstream twin. Seconds of the pause after a raising handler still to wait (0 when none)."""
-        if self.paused_until is None:
+        """No upstream twin. Seconds of the sleep after a crash still to wait (0 when none).
+
+        The sleep starts when the next notification is there (Go sleeps right
+        after receiving it), so this starts the clock on first sight of one.
+        """
+        if not self.sleep_after_crash:
             return 0.0
+        if self.paused_until is None:
+            if not self.pending_notifications:
+                return 0.0
+            self.paused_until = self.clock.now() + timedelta(seconds=CRASH_PAUSE)
         return max(0.0, self.clock.until(self.paused_until))
 
     def ready(self) -> bool:
-        """No upstream twin. deliver_one would deliver: a notification is buffered and no pause is running."""
+        """No upstream twin. deliver_one would deliver: a notification is buffered and no sleep is running."""
         return bool(self.pending_notifications) and self.pause_remaining() <= 0
 
     def deliver_one(self) -> bool:
-        """No upstream twin. The listener's step: deliver one buffered notification. False when none was delivered.
+        """Port of one turn of processorListener.run's loop (shared_informer.go): deliver one notification.
 
         The listener thread (`run`) and the driver (`SharedProcessor.deliver_step`)
-        both call it. Nothing is delivered during the one-second pause that
-        follows a raising handler. A handler that raises is reported through
-        runtime.handle_error with its name, counted in `handler_errors`, and
-        its notification is skipped (see the module's "Differs from Go").
+        both call it; False when nothing was delivered (none buffered, or the
+        sleep after a crash is running). A raising handler goes through
+        runtime.handle_crash (see the module's "Differs from Go").
         """
         if self.pause_remaining() > 0:
             return False
         notification = self.pop()
         if notification is None:
             return False
+        self.paused_until = None
+        self.sleep_after_crash = True  # reset below, but only if the handler returns
         try:
             self.handle(notification)
-        except Exception as err:  # Go: HandleCrash with ReallyCrash off; here always
-            self.handler_errors += 1
-            self.paused_until = self.clock.now() + timedelta(seconds=CRASH_PAUSE)
-            runtime.handle_error(err, "Event handler failed; the notification is skipped",
-                                 "handler", self.handler_name, "notification", type(notification).__name__,
-                                 "errors", self.handler_errors)
+        except Exception:
+            runtime.handle_crash()  # Go: deferred HandleCrashWithLogger; re-raises unless REALLY_CRASH is off
+            return True
+        self.sleep_after_crash = False
         return True
 
     def handle(self, notification: Any) -> None:
@@ -857,11 +842,9 @@ class ProcessorListener:
         if isinstance(notification, UpdateNotification):
             self.handler.on_update(notification.old_obj, notification.new_obj)
         elif isinstance(notification, AddNotification):
-            try:
-                self.handler.on_add(notification.new_obj, notification.is_in_initial_list)
-            finally:  # Differs from Go: a raising initial add still counts as handled (module docstring)
-                if notification.is_in_initial_list:
-                    self.sync_tracker.finished()
+            self.handler.on_add(notification.new_obj, notification.is_in_initial_list)
+            if notification.is_in_initial_list:
+                self.sync_tracker.finished()
         elif isinstance(notification, DeleteNotification):
             self.handler.on_delete(notification.old_obj)
         else:

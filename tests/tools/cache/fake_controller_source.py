@@ -100,8 +100,8 @@ class FakeControllerSource:
             ValueError: a version from the future, or not a number.
         """
         with self.lock:
+            rc = int(options.resource_version)  # a watch-list (from "") fails here, as upstream: the reflector lists
             self.watch_calls.append(options)
-            rc = int(options.resource_version)
             w = watch.FakeWatcher()
             if rc < self.last_rv:
                 if not self.changes:

@@ -5,7 +5,10 @@ Here the reflector is a set of steps: the tests drive them with the
 deterministic driver on a FakeClock until a pass ends (`r.passes` grows) or
 until the watch they care about is open, and read what upstream's
 ListAndWatch would have returned from a recording watch error handler.
-Only the two Run tests use real threads.
+Only the two Run tests use real threads. Upstream wraps most list-watchers of
+these tests in toListWatcherWithUnSupportedWatchListSemantics; here the
+WatchListClient gate is off for the whole module instead (watch-list has its
+own tests in test_reflector_watchlist.py).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from datetime import timedelta
 import pytest
 from kubernetes.client import V1ListMeta, V1ObjectMeta, V1Pod, V1PodList, V1Service
 
+from minikcm import features
 from minikcm.apimachinery import errors, wait, watch
 from minikcm.apimachinery.meta import ListOptions
 from minikcm.apimachinery.schema import GroupVersionKind
@@ -25,12 +29,12 @@ from minikcm.driver import Driver
 from minikcm.tools.cache.listwatch import ListWatch
 from minikcm.tools.cache.reflector import (
     DEFAULT_EXPECTED_TYPE_NAME,
-    PHASE_WATCH,
     Reflector,
     ReflectorOptions,
     VeryShortWatchError,
     get_expected_gvk_from_object,
     get_type_description_from_object,
+    handle_watch,
     is_too_large_resource_version_error,
     is_unsupported_table_object,
     new_reflector,
@@ -40,6 +44,13 @@ from minikcm.tools.cache.store import meta_namespace_key_func, new_store
 from minikcm.tools.cache.the_real_fifo import BOOKMARK, RealFIFOOptions, new_real_fifo_with_options
 
 from .fifo_testing import TestingFIFO, pop
+
+
+@pytest.fixture(autouse=True)
+def list_then_watch():
+    """Upstream: toListWatcherWithUnSupportedWatchListSemantics around these tests' list-watchers."""
+    with features.set_feature_gate_during_test(features.DEFAULT_FEATURE_GATE, features.WATCH_LIST_CLIENT, False):
+        yield
 
 
 def mk_pod(name: str, rv: str = "") -> V1Pod:
@@ -74,7 +85,30 @@ def drive(r: Reflector, clock: FakeClock, until, timeout: float = 3600.0) -> Dri
 
 
 def watching(r: Reflector) -> bool:
-    return r.phase == PHASE_WATCH and r.watcher is not None
+    """The reflector's loop waits on an open watch."""
+    return isinstance(r.blocked_on, watch.ResultChan)
+
+
+def watcher_of(r: Reflector) -> watch.ResultChan | None:
+    """The channel of the watch the loop waits on, if any."""
+    return r.blocked_on if watching(r) else None
+
+
+def handle(r: Reflector, w, start=None, propagate: bool = True, errc=None):
+    """Run handle_watch over what `w` holds now, as Reflector.watch calls it; the generator (paused at an
+    empty channel) or the error it raised, and whether it finished."""
+    def set_rv(rv: str, besides_added: bool) -> None:
+        if propagate or besides_added:
+            r.set_last_sync_resource_version(rv)
+    gen = handle_watch(start or r.clock.now(), w, r.store, r.expected_type, r.expected_gvk, r.name,
+                       r.type_description, set_rv, r.clock, errc if errc is not None else [])
+    try:
+        next(gen)
+    except StopIteration:
+        return gen, None, True
+    except Exception as err:
+        return gen, err, True
+    return gen, None, False
 
 
 def test_close_watch_channel_on_error(driven_clock):
@@ -163,11 +197,6 @@ class MockWatcher:
         return self.chan
 
 
-def open_on(r: Reflector, w) -> None:
-    """Put the reflector in the watch phase with `w` open, as open_watch would."""
-    r.phase, r.watcher, r.watch_start, r.propagate_rv_from_start = PHASE_WATCH, w, r.clock.now(), True
-
-
 HANDLE_WATCH_CLOSED_CASES = [
     #            seconds open before the close   want error
     pytest.param(0.0, VeryShortWatchError("v1/pods"), id="ResultChanClosedBefore-very-short"),
@@ -186,13 +215,12 @@ def test_reflector_handle_watch_result_chan_closed(driven_clock, open_for, want)
     r = new_reflector_with_options(ListWatch(), V1Pod(), new_store(meta_namespace_key_func),
                                    ReflectorOptions(clock=driven_clock))
     w = MockWatcher()
-    open_on(r, w)
+    start = driven_clock.now()
     driven_clock.step(open_for)
     w.chan.close()
-    assert r.closed_watch_error() == want
-    r.watch_step()
-    assert w.stops == 1 and r.watcher is None
-    assert r.passes == (1 if want is not None else 0)
+    _, err, finished = handle(r, w, start=start)
+    assert finished and err == want
+    assert w.stops == 1
 
 
 def test_reflector_watch_handler(driven_clock):
@@ -202,12 +230,12 @@ def test_reflector_watch_handler(driven_clock):
     s.add(mk_pod("foo"))
     s.add(mk_pod("bar"))
     fw = watch.FakeWatcher()
-    open_on(r, fw)
     fw.add(V1Service(metadata=V1ObjectMeta(name="rejected")))  # wrong type: skipped
     fw.delete(mk_pod("foo"))
     fw.modify(mk_pod("bar", "55"))
     fw.add(mk_pod("baz", "32"))
-    r.watch_step()
+    _, err, finished = handle(r, fw)
+    assert err is None and not finished, "the watch stays open while events flow"
 
     for pod, exists in [(mk_pod("foo"), False), (mk_pod("rejected"), False),
                         (mk_pod("bar", "55"), True), (mk_pod("baz", "32"), True)]:
@@ -216,7 +244,7 @@ def test_reflector_watch_handler(driven_clock):
         if found:
             assert obj.metadata.resource_version == pod.metadata.resource_version
     assert r.last_sync_resource_version() == "32"
-    assert r.watcher is fw, "the watch stays open while events flow"
+    assert not fw.stopped
 
 
 def test_reflector_list_and_watch(driven_clock):
@@ -288,7 +316,7 @@ def test_reflector_list_and_watch_with_errors(driven_clock):
         r = new_reflector_with_options(ListWatch(list_func=list_func, watch_func=watch_func), V1Pod(), s,
                                        ReflectorOptions(clock=driven_clock))
         rec = Recorder(r)
-        drive(r, driven_clock, lambda: r.passes == 1 or (r.watcher is fw and len(fw.result_chan()) == 0))
+        drive(r, driven_clock, lambda: r.passes == 1 or (watcher_of(r) is fw.result_chan() and len(fw.result_chan()) == 0))
         if list_err is not None:
             assert rec.errors and rec.errors[0].__cause__ is list_err, line
         elif watch_err is not None:
@@ -516,7 +544,7 @@ def test_reflector_not_paginating_not_consistent_reads(driven_clock):
 
 def end_pass(r: Reflector, clock: FakeClock, watches: list, want_watches: int) -> None:
     """Close the open watch at once (a very short watch ends the pass) and drive to the next watch."""
-    r.watcher.stop()
+    r.blocked_on.close()
     drive(r, clock, lambda: len(watches) == want_watches)
 
 
@@ -731,7 +759,7 @@ def test_reflector_resource_version_update(driven_clock):
     fw.action(watch.MODIFIED, mk_pod("a", "20"))
     fw.action(watch.BOOKMARK, mk_pod("", "30"))
     fw.action(watch.DELETED, mk_pod("a", "40"))
-    r.watch_step()
+    r.step()
     assert s.resource_versions == ["10", "20", "30", "40"]
 
 
@@ -750,7 +778,7 @@ def test_bookmark_advances_resource_version_and_reaches_the_fifo(driven_clock):
                                    fifo, ReflectorOptions(clock=driven_clock))
     drive(r, driven_clock, lambda: watching(r))
     fw.action(watch.BOOKMARK, mk_pod("", "42"))
-    r.watch_step()
+    r.step()
     assert r.last_sync_resource_version() == "42"
     assert [d.type for d in fifo.items] == ["ReplacedAll", BOOKMARK]
     fw.stop()  # a normal close (the clock moved on): the next watch starts at the bookmark
@@ -764,14 +792,12 @@ def test_synthetic_added_events_do_not_move_the_resource_version(driven_clock):
     r = new_reflector_with_options(ListWatch(), V1Pod(), new_store(meta_namespace_key_func),
                                    ReflectorOptions(clock=driven_clock))
     fw = watch.FakeWatcher()
-    open_on(r, fw)
-    r.propagate_rv_from_start = False
     fw.add(mk_pod("b", "9"))
     fw.add(mk_pod("a", "7"))
-    r.watch_step()
+    gen, _, _ = handle(r, fw, propagate=False)
     assert r.last_sync_resource_version() == ""
     fw.modify(mk_pod("a", "11"))
-    r.watch_step()
+    next(gen)
     assert r.last_sync_resource_version() == "11"
 
 
@@ -785,7 +811,7 @@ def test_expired_watch_relists_at_the_last_resource_version(driven_clock):
                                    ReflectorOptions(clock=driven_clock))
     rec = Recorder(r)
     drive(r, driven_clock, lambda: len(watches) == 1)
-    r.watcher.error(errors.new_resource_expired("too old resource version: 5 (7)").status())
+    r.blocked_on.put(watch.Event(watch.ERROR, errors.new_resource_expired("too old resource version: 5 (7)").status()))
     drive(r, driven_clock, lambda: len(watches) == 2)
     assert rvs == ["0", "5"]
     assert [p.metadata.name for p in s.list()] == ["b"]
@@ -824,3 +850,50 @@ TABLE_CASES = [
 def test_is_unsupported_table_object(obj, want):
     """Port of TestIsUnsupportedTableObject (reflector_test.go)."""
     assert is_unsupported_table_object(obj) == want
+
+
+def refused_by_urllib3() -> BaseException:
+    """The error urllib3 (under the REST transport) raises for a connection to a closed port."""
+    import socket
+
+    import urllib3
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound, never listening: connections are refused
+        try:
+            urllib3.PoolManager().request("GET", f"http://127.0.0.1:{port}/", retries=urllib3.Retry(0))
+        except urllib3.exceptions.MaxRetryError as err:
+            return err
+    raise AssertionError("the connection was not refused")
+
+
+@pytest.mark.parametrize("make_err, want", [
+    pytest.param(lambda: ConnectionRefusedError(111, "refused"), True, id="a refused connection"),
+    pytest.param(refused_by_urllib3, True, id="urllib3's MaxRetryError caused by a refused connection"),
+    pytest.param(lambda: RuntimeError("wrapped").with_traceback(None), False, id="another error"),
+    pytest.param(lambda: errors.new_too_many_requests("busy", 1), True, id="429"),
+    pytest.param(lambda: errors.new_internal_error(RuntimeError("boom")), False, id="500"),
+])
+def test_is_watch_error_retriable(make_err, want):
+    """isWatchErrorRetriable (reflector.go): a refused connection anywhere in the cause chain, or a 429."""
+    from minikcm.tools.cache.reflector import is_watch_error_retriable
+    assert is_watch_error_retriable(make_err()) is want
+
+
+def test_refused_rest_watch_retries_the_watch_without_a_relist(driven_clock):
+    # Go retries the watch (after a backoff) when the server refuses connections; it does not relist.
+    lists, watches = [], []
+    refused = refused_by_urllib3()
+
+    def watch_func(options):
+        watches.append(options)
+        if len(watches) == 1:
+            raise refused
+        return watch.FakeWatcher()
+
+    r = new_reflector_with_options(ListWatch(list_func=lambda o: lists.append(o) or mk_list("7"),
+                                             watch_func=watch_func), V1Pod(), new_store(meta_namespace_key_func),
+                                   ReflectorOptions(clock=driven_clock))
+    drive(r, driven_clock, lambda: len(watches) == 2)
+    assert len(lists) == 1 and r.passes == 0
+    assert [o.resource_version for o in watches] == ["7", "7"]

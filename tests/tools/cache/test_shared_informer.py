@@ -516,10 +516,8 @@ def test_shutdown(case):
 
 @pytest.mark.threaded
 def test_event_panics(monkeypatch, caplog):
-    """Port of TestEventPanics (shared_informer_test.go), "simple": a panicking handler is logged, not fatal.
-
-    Differs from Go (see shared_informer's module docstring): the log line comes from handle_error and names
-    the handler, and the raising initial add still counts, so the registration syncs."""
+    """Port of TestEventPanics (shared_informer_test.go), "simple": with REALLY_CRASH off a panicking handler
+    is logged with its traceback, and the registration whose initial add panicked never syncs."""
     monkeypatch.setattr(runtime, "REALLY_CRASH", False)
     source = FakeControllerSource()
     source.add(pod("pod1"))
@@ -540,14 +538,14 @@ def test_event_panics(monkeypatch, caplog):
         informer.remove_event_handler(handle)
         stop.set()
         runner.join(5)
-    assert '"Event handler failed; the notification is skipped" err="fake panic"' in caplog.text
-    assert f'handler="{__name__}.test_event_panics"' in caplog.text
-    assert handle.has_synced(), "a raising initial add still counts as handled"
-    assert handle.handler_errors == 1
+    assert '"Observed a panic" panic="fake panic"' in caplog.text and "Traceback" in caplog.text
+    assert not handle.has_synced(), "a raising initial add never counts as handled, as in Go"
 
 
-def test_event_panics_deterministic(driven_clock):
-    # In deterministic mode too, a handler's exception is reported and counted, and the steps go on.
+@pytest.mark.parametrize("really_crash", [True, False])
+def test_event_panics_deterministic(driven_clock, monkeypatch, really_crash):
+    # Under the driver: with REALLY_CRASH on the exception reaches the driver's caller; off, the steps go on.
+    monkeypatch.setattr(runtime, "REALLY_CRASH", really_crash)
     source = FakeControllerSource()
     source.add(pod("pod1"))
     informer = new_informer(source, 1, driven_clock)
@@ -556,8 +554,13 @@ def test_event_panics_deterministic(driven_clock):
         raise RuntimeError("fake panic")
 
     handle = informer.add_event_handler(ResourceEventHandlerFuncs(add_func=add_func))
-    Driver(driven_clock, informer.steps()).run_for(0)
-    assert handle.handler_errors == 1 and handle.has_synced()
+    driver = Driver(driven_clock, informer.steps())
+    if really_crash:
+        with pytest.raises(RuntimeError, match="fake panic"):
+            driver.run_for(0)
+    else:
+        driver.run_for(0)
+        assert informer.has_synced() and not handle.has_synced()
 
 
 def test_steps_order_and_trace_are_deterministic():
@@ -578,7 +581,7 @@ def test_steps_order_and_trace_are_deterministic():
 
     first = one_run()
     assert first == one_run()
-    assert first[:6] == ["00:00:00.000  reflector/v1/pods/list", "00:00:00.000  reflector/v1/pods/watch",
+    assert first[:5] == ["00:00:00.000  reflector/v1/pods/list",  # lists and opens the watch
                          "00:00:00.000  controller/v1/pods/process", "00:00:00.000  informer/v1/pods/synced",
                          "00:00:00.000  informer/v1/pods/listeners",  # both listeners deliver in one step
                          "00:00:00.000  reflector/v1/pods/watch"]  # pod2 arrives
