@@ -588,6 +588,45 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     return REPLAY_PLACEHOLDER.sub(lambda m: replay_widget(m, page.url, lang), html)
 
 
+HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="(?P<lang>[a-z]+)">')
+"""mkdocs-static-i18n's per-page hreflang links in the page head."""
+
+
+def language_root(lang: str) -> str:
+    """The folder of a language's home page, relative to the site root ("" or "en/")."""
+    return "" if lang == LANGUAGES[0] else f"{lang}/"
+
+
+def on_post_page(output: str, page, config: MkDocsConfig) -> str:
+    """Point the head's hreflang links at each language's home (issue 23, item 25).
+
+    Material's language selector fetches `sitemap.xml` relative to every
+    `<link rel="alternate">` of the head; static-i18n sets those to the page's
+    twins, so each page asked for `<page>/sitemap.xml` twice and logged two 404s.
+    Pointing them at the language roots, where on_post_build writes a sitemap,
+    keeps the lookup working; the selector's own links still go to the twin page.
+    """
+    up = "../" * page.url.count("/") if not page.url.endswith(".html") else ""
+    return HEAD_ALTERNATE.sub(
+        lambda m: f'<link rel="alternate" href="{up or "./"}{language_root(m["lang"])}" hreflang="{m["lang"]}">', output)
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    """Give every language's root the site's sitemap (see on_post_page)."""
+    site = Path(config.site_dir)
+    top = site
+    lang = current_language(config)
+    if lang != LANGUAGES[0] and site.name == lang:
+        top = site.parent
+    sitemap = top / "sitemap.xml"
+    if not sitemap.is_file():
+        return
+    for other in LANGUAGES[1:]:
+        target = top / language_root(other)
+        if target.is_dir():
+            shutil.copyfile(sitemap, target / "sitemap.xml")
+
+
 def on_shutdown() -> None:
     """Remove the folder the figures were drawn into."""
     global _figure_dir
@@ -615,7 +654,7 @@ def on_shutdown() -> None:
 # under minikcm/ at build time (statically, with ast: no import, always current),
 # its docstrings stripped (they belong to the API reference, which the caption
 # links; a package's re-exported name is followed to its file), a `# (n)!` marker at the end of each anchor line (numbered in
-# source order; above the line when the line is too long to show its end), and
+# source order; long lines wrap, see extra.css, so the marker stays at the end of its line), and
 # the ordered list Material turns into annotations. A symbol
 # longer than SOURCE_FOLD_LINES shows the lines around its anchors, with `# ...`
 # where lines are left out, and the whole function in a closed fold below.
@@ -633,9 +672,6 @@ SOURCE_ANCHOR = re.compile(r'^"(?P<anchor>(?:[^"\\]|\\.)*)"[ \t]*(?P<text>.*)$')
 SOURCE_FOLD_LINES = 40
 """Longer symbols show an excerpt around their anchors, and the full source folded."""
 
-SOURCE_MARKER_COLUMN = 80
-"""About the characters a code block shows without scrolling; a marker past it goes above its line."""
-
 SOURCE_CONTEXT = 2
 """Lines shown after an anchor line in an excerpt when its statement is long (comments above it are shown too)."""
 
@@ -644,11 +680,13 @@ SOURCE_WORDS = {
         "caption": "{name}（`{path}` 第 {start}–{end} 行；文档字符串见 [API 参考]({ref})）",
         "caption_no_reference": "{name}（`{path}` 第 {start}–{end} 行）",
         "full": "`{name}` 的完整源码",
+        "go": " · Go 对应：",
     },
     "en": {
         "caption": "{name} (`{path}`, lines {start}–{end}; docstring in the [API reference]({ref}))",
         "caption_no_reference": "{name} (`{path}`, lines {start}–{end})",
         "full": "Full source of `{name}`",
+        "go": " · Go twin: ",
     },
 }
 
@@ -665,6 +703,7 @@ class SourceSymbol:
     node_end: int         # last line
     statement_ends: Mapping[int, int]  # first line of a statement -> its last line
     has_docstring: bool
+    summary: str = ""     # the docstring's first line ("Port of <GoSymbol> (<path>).")
 
 
 def split_symbol(root: Path, symbol: str) -> tuple[str, Path, list[str]]:
@@ -704,7 +743,8 @@ def read_source_symbol(root: Path, symbol: str) -> SourceSymbol:
                 inner = read_source_symbol(root, ".".join([target, found[1].name, *names[1:]]))
                 return SourceSymbol(symbol=symbol, module=module, path=inner.path, lines=inner.lines,
                                     node_start=inner.node_start, node_end=inner.node_end,
-                                    statement_ends=inner.statement_ends, has_docstring=inner.has_docstring)
+                                    statement_ends=inner.statement_ends, has_docstring=inner.has_docstring,
+                                    summary=inner.summary)
         if node is None:
             raise PluginError(f"source block: {symbol!r}: no def or class {name!r} in {file}")
         scope = node
@@ -730,7 +770,45 @@ def read_source_symbol(root: Path, symbol: str) -> SourceSymbol:
         symbol=symbol, module=module, path=file.relative_to(root).as_posix(),
         lines=tuple(zip(numbers, dedented)), node_start=start, node_end=end,
         statement_ends=statement_ends, has_docstring=has_docstring,
+        summary=(ast.get_docstring(node) or "").strip().split("\n")[0] if has_docstring else "",
     )
+
+
+GO_TWIN = re.compile(
+    r"^Port of (?:the (?:[\w-]+ )+?(?:of|in) )?`?(?P<symbol>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)`?"
+    r"(?:'s [^(]*?)?(?: \((?P<path>[\w./-]+\.go)\))?(?=[\s.:,]|$)"
+)
+"""The Go symbol (and file) a ported symbol's docstring names on its first line (PORTING.md §6)."""
+
+_go_symbols: list[dict] | None = None
+
+
+def go_symbol_table(root: Path) -> list[dict]:
+    """docs/data/go_symbols.json's symbols: the Go lines the chapters link, checked by tests/docs."""
+    global _go_symbols
+    if _go_symbols is None:
+        _go_symbols = json.loads((root / "docs" / "data" / "go_symbols.json").read_text(encoding="utf-8"))["symbols"]
+    return _go_symbols
+
+
+def go_twin(root: Path, summary: str, module: str = "") -> tuple[str, str | None] | None:
+    """(Go symbol, permalink or None) for a docstring's first line, from the Go symbol table.
+
+    The link is the table's (pinned lines, checked by tests/docs/test_go_links.py);
+    a symbol the table does not hold is named without a link. None for code with
+    no upstream twin.
+    """
+    match = GO_TWIN.match(summary)
+    if match is None or match["symbol"] in ("the", "a", "an"):
+        return None
+    symbol, path = match["symbol"], match["path"]
+    rows = [row for row in go_symbol_table(root)
+            if (row["symbol"] == symbol or row["symbol"].endswith("." + symbol))
+            and (path is None or row["path"].endswith("/" + path) or row["path"] == path)]
+    urls = {row["url"] for row in rows}
+    if len(urls) > 1:  # the same name in several Go files: take the one named like the module (one file per file)
+        urls = {row["url"] for row in rows if row["path"].rsplit("/", 1)[-1] == module.rsplit(".", 1)[-1] + ".go"}
+    return symbol, (urls.pop() if len(urls) == 1 else None)
 
 
 def parse_source_annotations(body: str, where: str) -> list[tuple[str, str]]:
@@ -803,11 +881,8 @@ def render_source_block(root: Path, symbol: str, body: str, lang: str, where: st
                 f"{where}: anchor line {texts[index]!r} of {symbol} ends inside a string or continues "
                 "on the next line; anchor a line that ends a statement part"
             )
-        line = shown[index].rstrip()
-        if len(line) + 6 <= SOURCE_MARKER_COLUMN:
-            shown[index] = line + (f" ({number})" if index + 1 in commented else f"  # ({number})!")
-        else:  # the end of a long line scrolls out of view: the marker goes on its own line above it
-            shown[index] = " " * (len(line) - len(line.lstrip())) + f"# ({number})!\n" + line
+        line = shown[index].rstrip()  # the marker ends its line; extra.css wraps long lines so it stays in view
+        shown[index] = line + (f" ({number})" if index + 1 in commented else f"  # ({number})!")
 
     # The API reference documents public symbols with a docstring of the modules its pages list.
     ref_page = next((page for module, page in sorted(reference.items(), key=lambda kv: -len(kv[0]))
@@ -820,6 +895,10 @@ def render_source_block(root: Path, symbol: str, body: str, lang: str, where: st
         name=f"`{name}`", path=source.path, start=source.node_start, end=source.node_end,
         ref=f"{(ref_page or '').rstrip('/')}.md#{symbol}",
     )
+    twin = go_twin(root, source.summary, source.module)
+    if twin is not None:  # issue 23, item 19: the Go twin beside the file name
+        go_name, go_url = twin
+        caption += words["go"] + (f"[`{go_name}`]({go_url})" if go_url else f"`{go_name}`")
     caption += f"\n{{: #{symbol} }}"  # the anchor the mkdocstrings heading used to give
     excerpt = len(texts) > SOURCE_FOLD_LINES
     if excerpt:
