@@ -960,6 +960,138 @@ def expand_source_blocks(markdown: str, root: Path, lang: str, where: str,
     return SOURCE_FENCE.sub(expand, markdown)
 
 
+# ---------------------------------------------------------------------------
+# The reading path (issue 22, item 5): which modules a learner reads for each chapter,
+# in order, and which they can skip, with line counts measured from the tree at build
+# time. The page writes `<!-- reading-path -->` where the tables go.
+
+READING_PATH: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("overview", ("minikcm/clock.py", "minikcm/driver.py", "minikcm/cmd/options/options.py",
+                  "minikcm/cmd/controller_manager/controllermanager.py",
+                  "minikcm/cmd/controller_manager/controller_descriptor.py",
+                  "minikcm/cmd/controller_manager/apps.py", "minikcm/cmd/controller_manager/config.py")),
+    ("p1-leader-election", ("minikcm/tools/leaderelection/leaderelection.py",
+                            "minikcm/tools/leaderelection/resourcelock/interface.py",
+                            "minikcm/tools/leaderelection/resourcelock/leaselock.py",
+                            "minikcm/tools/leaderelection/healthzadaptor.py")),
+    ("p2-informers", ("minikcm/apimachinery/schema.py", "minikcm/tools/cache/listwatch.py",
+                      "minikcm/tools/cache/reflector.py", "minikcm/tools/cache/the_real_fifo.py",
+                      "minikcm/tools/cache/delta_fifo.py", "minikcm/tools/cache/controller.py",
+                      "minikcm/tools/cache/store.py", "minikcm/tools/cache/thread_safe_store.py",
+                      "minikcm/tools/cache/index.py", "minikcm/informers/listers.py",
+                      "minikcm/tools/cache/shared_informer.py", "minikcm/informers/factory.py",
+                      "minikcm/apimachinery/runtime.py", "minikcm/util/workqueue/queue.py",
+                      "minikcm/util/workqueue/delaying_queue.py", "minikcm/util/workqueue/rate_limiting_queue.py",
+                      "minikcm/util/workqueue/default_rate_limiters.py")),
+    ("p3-deployment", ("minikcm/controller/deployment/deployment_controller.py",
+                       "minikcm/controller/controller_ref_manager.py",
+                       "minikcm/controller/deployment/sync.py", "minikcm/controller/deployment/rolling.py",
+                       "minikcm/controller/deployment/recreate.py", "minikcm/controller/deployment/rollback.py",
+                       "minikcm/controller/deployment/progress.py",
+                       "minikcm/controller/deployment/util/deployment_util.py")),
+    ("p4-replicaset", ("minikcm/controller/replicaset/replica_set.py", "minikcm/controller/controller_utils.py",
+                       "minikcm/controller/replicaset/replica_set_utils.py", "minikcm/controller/util/consistency.py")),
+    ("p5-statefulset", ("minikcm/controller/statefulset/stateful_set.py",
+                        "minikcm/controller/statefulset/stateful_set_control.py",
+                        "minikcm/controller/statefulset/stateful_set_utils.py",
+                        "minikcm/controller/statefulset/stateful_pod_control.py",
+                        "minikcm/controller/statefulset/stateful_set_status_updater.py",
+                        "minikcm/controller/history/controller_history.py")),
+    ("wait", ("minikcm/apimachinery/wait",)),
+)
+"""(chapter page, files or folders in reading order)."""
+
+READING_SKIP: tuple[tuple[str, str, str], ...] = (
+    ("minikcm/apiserver", "the embedded API server (no Go twin; the appendix explains what it does)",
+     "内嵌的 API 服务器（没有 Go 对应；它做什么，附录里讲）"),
+    ("minikcm/sim", "the simulated cluster (kubelet, volume binder) and the chapters' scenarios",
+     "模拟集群（kubelet、卷绑定）和各章的场景"),
+    ("minikcm/harness", "chaos runs, election fault schedules, the replay exporter: test harnesses",
+     "混沌运行、选举故障时间表、回放导出：测试用的工具"),
+    ("minikcm/exercises", "the exercises' checkers (the exercises page links what you write)",
+     "练习的检查程序（你要写的部分，练习页有链接）"),
+    ("minikcm/client", "the clientset: in-process and REST transports, fakes for tests",
+     "clientset：进程内与 REST 两种传输，以及测试用的假客户端"),
+    ("minikcm/controller/garbagecollector", "the garbage collector, which cascading deletion needs",
+     "垃圾回收器，级联删除要用到它"),
+    ("minikcm/tools/record", "event recording", "事件记录"),
+)
+"""(folder, what it holds in English, in Chinese): what a learner can skip."""
+
+READING_TITLES = {
+    "zh": {"overview": "概述与启动", "p1-leader-election": "P1 领导者选举", "p2-informers": "P2 控制器与 informer",
+           "p3-deployment": "P3 Deployment 控制器", "p4-replicaset": "P4 ReplicaSet 控制器",
+           "p5-statefulset": "P5 StatefulSet 控制器", "wait": "wait 轮询库"},
+    "en": {"overview": "Overview and startup", "p1-leader-election": "P1 Leader election",
+           "p2-informers": "P2 Controllers and informers", "p3-deployment": "P3 The Deployment controller",
+           "p4-replicaset": "P4 The ReplicaSet controller", "p5-statefulset": "P5 The StatefulSet controller",
+           "wait": "The wait library"},
+}
+
+READING_WORDS = {
+    "zh": {"file": "文件", "lines": "行数", "chapter": "章节", "total": "合计", "holds": "内容",
+           "rest": "其余（apimachinery 的标签、字段、错误与校验，命令行，`minikcm up` 等）",
+           "sum": "阅读路径共 {files} 个文件、{lines} 行；可以跳过的部分共 {skip} 行。"},
+    "en": {"file": "File", "lines": "Lines", "chapter": "Chapter", "total": "Total", "holds": "What it holds",
+           "rest": "everything else (apimachinery's labels, fields, errors and validation, the CLI, `minikcm up`, ...)",
+           "sum": "The reading path is {files} files and {lines} lines; what you can skip is {skip} lines."},
+}
+
+
+def count_lines(root: Path, rel: str) -> tuple[int, list[str]]:
+    """(lines, the .py files) of a file or a folder under the project root."""
+    path = root / rel
+    if path.is_file():
+        files = [path]
+    elif path.is_dir():
+        files = sorted(path.rglob("*.py"))
+    else:
+        raise PluginError(f"reading path: {rel} does not exist any more; update READING_PATH in docs/hooks.py")
+    return sum(len(f.read_text(encoding="utf-8").splitlines()) for f in files), \
+        [f.relative_to(root).as_posix() for f in files]
+
+
+def reading_path_tables(root: Path, lang: str) -> str:
+    """The markdown tables of the reading-path page, counted from the tree now."""
+    words = READING_WORDS[lang]
+    out: list[str] = []
+    read: set[str] = set()
+    total = 0
+    for chapter, entries in READING_PATH:
+        out += [f"### [{READING_TITLES[lang][chapter]}]({chapter}.md) {{ #path-{chapter} }}", "",
+                f"| {words['file']} | {words['lines']} |", "| --- | ---: |"]
+        subtotal = 0
+        for rel in entries:
+            lines, files = count_lines(root, rel)
+            read.update(files)
+            subtotal += lines
+            out.append(f"| `{rel}{'/' if (root / rel).is_dir() else ''}` | {lines:,} |")
+        out += [f"| **{words['total']}** | **{subtotal:,}** |", ""]
+        total += subtotal
+    out += [f"## {'可以跳过的部分' if lang == 'zh' else 'What you can skip'} {{ #skip }}", "",
+            f"| {words['file']} | {words['lines']} | {words['holds']} |", "| --- | ---: | --- |"]
+    skipped = 0
+    counted: set[str] = set(read)
+    for rel, en, zh in READING_SKIP:
+        _, files = count_lines(root, rel)
+        files = [f for f in files if f not in counted]
+        counted.update(files)
+        lines = sum(len((root / f).read_text(encoding="utf-8").splitlines()) for f in files)
+        skipped += lines
+        out.append(f"| `{rel}/` | {lines:,} | {zh if lang == 'zh' else en} |")
+    rest = [f.relative_to(root).as_posix() for f in sorted((root / "minikcm").rglob("*.py"))]
+    rest = [f for f in rest if f not in counted]
+    rest_lines = sum(len((root / f).read_text(encoding="utf-8").splitlines()) for f in rest)
+    skipped += rest_lines
+    out += [f"| — | {rest_lines:,} | {words['rest']} |", "",
+            words["sum"].format(files=len(read), lines=f"{total:,}", skip=f"{skipped:,}"), ""]
+    return "\n".join(out)
+
+
 def on_page_markdown(markdown: str, page, config: MkDocsConfig, files: Files) -> str:
-    """Expand the chapters' `source` fences into annotated source (see expand_source_blocks)."""
-    return expand_source_blocks(markdown, project_root(config), current_language(config), page.file.src_uri)
+    """Expand the chapters' `source` fences into annotated source (see expand_source_blocks)
+    and the reading path's tables (see reading_path_tables)."""
+    root, lang = project_root(config), current_language(config)
+    if "<!-- reading-path -->" in markdown:
+        markdown = markdown.replace("<!-- reading-path -->", reading_path_tables(root, lang))
+    return expand_source_blocks(markdown, root, lang, page.file.src_uri)
