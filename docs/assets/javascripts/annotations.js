@@ -9,8 +9,22 @@
   var SELECTOR = ".highlight code .md-annotation";
 
   function glue(marker) {
-    var holder = marker.parentElement && marker.parentElement.matches("span.c1, span.ch, span.cm")
-      ? marker.parentElement : marker;
+    var parent = marker.parentElement;
+    if (!parent || parent.classList.contains("md-annotation-glue")) return;
+    var inComment = parent.matches("span.c1, span.ch, span.cm");
+    var before = marker.previousSibling;
+    if (inComment && before && before.nodeType === 3 && /\S/.test(before.textContent)) {
+      // The line had a comment already: glue its last word to the marker, so the
+      // rest of the comment can still wrap.
+      var tail = before.splitText(/\S+\s*$/.exec(before.textContent).index);
+      var wrap = document.createElement("span");
+      wrap.className = "md-annotation-glue";
+      parent.insertBefore(wrap, tail);
+      wrap.appendChild(tail);
+      wrap.appendChild(marker);
+      return;
+    }
+    var holder = inComment ? parent : marker;
     if (!holder.parentNode || holder.parentElement.classList.contains("md-annotation-glue")) return;
     var nodes = [holder];
     var prev = holder.previousSibling;
