@@ -589,6 +589,45 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     return REPLAY_PLACEHOLDER.sub(lambda m: replay_widget(m, page.url, lang), html)
 
 
+HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="(?P<lang>[a-z]+)">')
+"""mkdocs-static-i18n's per-page hreflang links in the page head."""
+
+
+def language_root(lang: str) -> str:
+    """The folder of a language's home page, relative to the site root ("" or "en/")."""
+    return "" if lang == LANGUAGES[0] else f"{lang}/"
+
+
+def on_post_page(output: str, page, config: MkDocsConfig) -> str:
+    """Point the head's hreflang links at each language's home (issue 23, item 25).
+
+    Material's language selector fetches `sitemap.xml` relative to every
+    `<link rel="alternate">` of the head; static-i18n sets those to the page's
+    twins, so each page asked for `<page>/sitemap.xml` twice and logged two 404s.
+    Pointing them at the language roots, where on_post_build writes a sitemap,
+    keeps the lookup working; the selector's own links still go to the twin page.
+    """
+    up = "../" * page.url.count("/") if not page.url.endswith(".html") else ""
+    return HEAD_ALTERNATE.sub(
+        lambda m: f'<link rel="alternate" href="{up or "./"}{language_root(m["lang"])}" hreflang="{m["lang"]}">', output)
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    """Give every language's root the site's sitemap (see on_post_page)."""
+    site = Path(config.site_dir)
+    top = site
+    lang = current_language(config)
+    if lang != LANGUAGES[0] and site.name == lang:
+        top = site.parent
+    sitemap = top / "sitemap.xml"
+    if not sitemap.is_file():
+        return
+    for other in LANGUAGES[1:]:
+        target = top / language_root(other)
+        if target.is_dir():
+            shutil.copyfile(sitemap, target / "sitemap.xml")
+
+
 def on_shutdown() -> None:
     """Remove the folder the figures were drawn into."""
     global _figure_dir
@@ -616,7 +655,7 @@ def on_shutdown() -> None:
 # under minikcm/ at build time (statically, with ast: no import, always current),
 # its docstrings stripped (they belong to the API reference, which the caption
 # links; a package's re-exported name is followed to its file), a `# (n)!` marker at the end of each anchor line (numbered in
-# source order; above the line when the line is too long to show its end), and
+# source order; long lines wrap, see extra.css, so the marker stays at the end of its line), and
 # the ordered list Material turns into annotations. A symbol
 # longer than SOURCE_FOLD_LINES shows the lines around its anchors, with `# ...`
 # where lines are left out, and the whole function in a closed fold below.
@@ -634,9 +673,6 @@ SOURCE_ANCHOR = re.compile(r'^"(?P<anchor>(?:[^"\\]|\\.)*)"[ \t]*(?P<text>.*)$')
 SOURCE_FOLD_LINES = 40
 """Longer symbols show an excerpt around their anchors, and the full source folded."""
 
-SOURCE_MARKER_COLUMN = 80
-"""About the characters a code block shows without scrolling; a marker past it goes above its line."""
-
 SOURCE_CONTEXT = 2
 """Lines shown after an anchor line in an excerpt when its statement is long (comments above it are shown too)."""
 
@@ -645,11 +681,13 @@ SOURCE_WORDS = {
         "caption": "{name}（`{path}` 第 {start}–{end} 行；文档字符串见 [API 参考]({ref})）",
         "caption_no_reference": "{name}（`{path}` 第 {start}–{end} 行）",
         "full": "`{name}` 的完整源码",
+        "go": " · Go 对应：",
     },
     "en": {
         "caption": "{name} (`{path}`, lines {start}–{end}; docstring in the [API reference]({ref}))",
         "caption_no_reference": "{name} (`{path}`, lines {start}–{end})",
         "full": "Full source of `{name}`",
+        "go": " · Go twin: ",
     },
 }
 
@@ -666,6 +704,7 @@ class SourceSymbol:
     node_end: int         # last line
     statement_ends: Mapping[int, int]  # first line of a statement -> its last line
     has_docstring: bool
+    summary: str = ""     # the docstring's first line ("Port of <GoSymbol> (<path>).")
 
 
 def split_symbol(root: Path, symbol: str) -> tuple[str, Path, list[str]]:
@@ -705,7 +744,8 @@ def read_source_symbol(root: Path, symbol: str) -> SourceSymbol:
                 inner = read_source_symbol(root, ".".join([target, found[1].name, *names[1:]]))
                 return SourceSymbol(symbol=symbol, module=module, path=inner.path, lines=inner.lines,
                                     node_start=inner.node_start, node_end=inner.node_end,
-                                    statement_ends=inner.statement_ends, has_docstring=inner.has_docstring)
+                                    statement_ends=inner.statement_ends, has_docstring=inner.has_docstring,
+                                    summary=inner.summary)
         if node is None:
             raise PluginError(f"source block: {symbol!r}: no def or class {name!r} in {file}")
         scope = node
@@ -731,7 +771,45 @@ def read_source_symbol(root: Path, symbol: str) -> SourceSymbol:
         symbol=symbol, module=module, path=file.relative_to(root).as_posix(),
         lines=tuple(zip(numbers, dedented)), node_start=start, node_end=end,
         statement_ends=statement_ends, has_docstring=has_docstring,
+        summary=(ast.get_docstring(node) or "").strip().split("\n")[0] if has_docstring else "",
     )
+
+
+GO_TWIN = re.compile(
+    r"^Port of (?:the (?:[\w-]+ )+?(?:of|in) )?`?(?P<symbol>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)`?"
+    r"(?:'s [^(]*?)?(?: \((?P<path>[\w./-]+\.go)\))?(?=[\s.:,]|$)"
+)
+"""The Go symbol (and file) a ported symbol's docstring names on its first line (PORTING.md §6)."""
+
+_go_symbols: list[dict] | None = None
+
+
+def go_symbol_table(root: Path) -> list[dict]:
+    """docs/data/go_symbols.json's symbols: the Go lines the chapters link, checked by tests/docs."""
+    global _go_symbols
+    if _go_symbols is None:
+        _go_symbols = json.loads((root / "docs" / "data" / "go_symbols.json").read_text(encoding="utf-8"))["symbols"]
+    return _go_symbols
+
+
+def go_twin(root: Path, summary: str, module: str = "") -> tuple[str, str | None] | None:
+    """(Go symbol, permalink or None) for a docstring's first line, from the Go symbol table.
+
+    The link is the table's (pinned lines, checked by tests/docs/test_go_links.py);
+    a symbol the table does not hold is named without a link. None for code with
+    no upstream twin.
+    """
+    match = GO_TWIN.match(summary)
+    if match is None or match["symbol"] in ("the", "a", "an"):
+        return None
+    symbol, path = match["symbol"], match["path"]
+    rows = [row for row in go_symbol_table(root)
+            if (row["symbol"] == symbol or row["symbol"].endswith("." + symbol))
+            and (path is None or row["path"].endswith("/" + path) or row["path"] == path)]
+    urls = {row["url"] for row in rows}
+    if len(urls) > 1:  # the same name in several Go files: take the one named like the module (one file per file)
+        urls = {row["url"] for row in rows if row["path"].rsplit("/", 1)[-1] == module.rsplit(".", 1)[-1] + ".go"}
+    return symbol, (urls.pop() if len(urls) == 1 else None)
 
 
 def parse_source_annotations(body: str, where: str) -> list[tuple[str, str]]:
@@ -804,11 +882,8 @@ def render_source_block(root: Path, symbol: str, body: str, lang: str, where: st
                 f"{where}: anchor line {texts[index]!r} of {symbol} ends inside a string or continues "
                 "on the next line; anchor a line that ends a statement part"
             )
-        line = shown[index].rstrip()
-        if len(line) + 6 <= SOURCE_MARKER_COLUMN:
-            shown[index] = line + (f" ({number})" if index + 1 in commented else f"  # ({number})!")
-        else:  # the end of a long line scrolls out of view: the marker goes on its own line above it
-            shown[index] = " " * (len(line) - len(line.lstrip())) + f"# ({number})!\n" + line
+        line = shown[index].rstrip()  # the marker ends its line; extra.css wraps long lines so it stays in view
+        shown[index] = line + (f" ({number})" if index + 1 in commented else f"  # ({number})!")
 
     # The API reference documents public symbols with a docstring of the modules its pages list.
     ref_page = next((page for module, page in sorted(reference.items(), key=lambda kv: -len(kv[0]))
@@ -821,6 +896,10 @@ def render_source_block(root: Path, symbol: str, body: str, lang: str, where: st
         name=f"`{name}`", path=source.path, start=source.node_start, end=source.node_end,
         ref=f"{(ref_page or '').rstrip('/')}.md#{symbol}",
     )
+    twin = go_twin(root, source.summary, source.module)
+    if twin is not None:  # issue 23, item 19: the Go twin beside the file name
+        go_name, go_url = twin
+        caption += words["go"] + (f"[`{go_name}`]({go_url})" if go_url else f"`{go_name}`")
     caption += f"\n{{: #{symbol} }}"  # the anchor the mkdocstrings heading used to give
     excerpt = len(texts) > SOURCE_FOLD_LINES
     if excerpt:
@@ -882,6 +961,138 @@ def expand_source_blocks(markdown: str, root: Path, lang: str, where: str,
     return SOURCE_FENCE.sub(expand, markdown)
 
 
+# ---------------------------------------------------------------------------
+# The reading path (issue 22, item 5): which modules a learner reads for each chapter,
+# in order, and which they can skip, with line counts measured from the tree at build
+# time. The page writes `<!-- reading-path -->` where the tables go.
+
+READING_PATH: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("overview", ("minikcm/clock.py", "minikcm/driver.py", "minikcm/cmd/options/options.py",
+                  "minikcm/cmd/controller_manager/controllermanager.py",
+                  "minikcm/cmd/controller_manager/controller_descriptor.py",
+                  "minikcm/cmd/controller_manager/apps.py", "minikcm/cmd/controller_manager/config.py")),
+    ("p1-leader-election", ("minikcm/tools/leaderelection/leaderelection.py",
+                            "minikcm/tools/leaderelection/resourcelock/interface.py",
+                            "minikcm/tools/leaderelection/resourcelock/leaselock.py",
+                            "minikcm/tools/leaderelection/healthzadaptor.py")),
+    ("p2-informers", ("minikcm/apimachinery/schema.py", "minikcm/tools/cache/listwatch.py",
+                      "minikcm/tools/cache/reflector.py", "minikcm/tools/cache/the_real_fifo.py",
+                      "minikcm/tools/cache/delta_fifo.py", "minikcm/tools/cache/controller.py",
+                      "minikcm/tools/cache/store.py", "minikcm/tools/cache/thread_safe_store.py",
+                      "minikcm/tools/cache/index.py", "minikcm/informers/listers.py",
+                      "minikcm/tools/cache/shared_informer.py", "minikcm/informers/factory.py",
+                      "minikcm/apimachinery/runtime.py", "minikcm/util/workqueue/queue.py",
+                      "minikcm/util/workqueue/delaying_queue.py", "minikcm/util/workqueue/rate_limiting_queue.py",
+                      "minikcm/util/workqueue/default_rate_limiters.py")),
+    ("p3-deployment", ("minikcm/controller/deployment/deployment_controller.py",
+                       "minikcm/controller/controller_ref_manager.py",
+                       "minikcm/controller/deployment/sync.py", "minikcm/controller/deployment/rolling.py",
+                       "minikcm/controller/deployment/recreate.py", "minikcm/controller/deployment/rollback.py",
+                       "minikcm/controller/deployment/progress.py",
+                       "minikcm/controller/deployment/util/deployment_util.py")),
+    ("p4-replicaset", ("minikcm/controller/replicaset/replica_set.py", "minikcm/controller/controller_utils.py",
+                       "minikcm/controller/replicaset/replica_set_utils.py", "minikcm/controller/util/consistency.py")),
+    ("p5-statefulset", ("minikcm/controller/statefulset/stateful_set.py",
+                        "minikcm/controller/statefulset/stateful_set_control.py",
+                        "minikcm/controller/statefulset/stateful_set_utils.py",
+                        "minikcm/controller/statefulset/stateful_pod_control.py",
+                        "minikcm/controller/statefulset/stateful_set_status_updater.py",
+                        "minikcm/controller/history/controller_history.py")),
+    ("wait", ("minikcm/apimachinery/wait",)),
+)
+"""(chapter page, files or folders in reading order)."""
+
+READING_SKIP: tuple[tuple[str, str, str], ...] = (
+    ("minikcm/apiserver", "the embedded API server (no Go twin; the appendix explains what it does)",
+     "内嵌的 API 服务器（没有 Go 对应；它做什么，附录里讲）"),
+    ("minikcm/sim", "the simulated cluster (kubelet, volume binder) and the chapters' scenarios",
+     "模拟集群（kubelet、卷绑定）和各章的场景"),
+    ("minikcm/harness", "chaos runs, election fault schedules, the replay exporter: test harnesses",
+     "混沌运行、选举故障时间表、回放导出：测试用的工具"),
+    ("minikcm/exercises", "the exercises' checkers (the exercises page links what you write)",
+     "练习的检查程序（你要写的部分，练习页有链接）"),
+    ("minikcm/client", "the clientset: in-process and REST transports, fakes for tests",
+     "clientset：进程内与 REST 两种传输，以及测试用的假客户端"),
+    ("minikcm/controller/garbagecollector", "the garbage collector, which cascading deletion needs",
+     "垃圾回收器，级联删除要用到它"),
+    ("minikcm/tools/record", "event recording", "事件记录"),
+)
+"""(folder, what it holds in English, in Chinese): what a learner can skip."""
+
+READING_TITLES = {
+    "zh": {"overview": "概述与启动", "p1-leader-election": "P1 领导者选举", "p2-informers": "P2 控制器与 informer",
+           "p3-deployment": "P3 Deployment 控制器", "p4-replicaset": "P4 ReplicaSet 控制器",
+           "p5-statefulset": "P5 StatefulSet 控制器", "wait": "wait 轮询库"},
+    "en": {"overview": "Overview and startup", "p1-leader-election": "P1 Leader election",
+           "p2-informers": "P2 Controllers and informers", "p3-deployment": "P3 The Deployment controller",
+           "p4-replicaset": "P4 The ReplicaSet controller", "p5-statefulset": "P5 The StatefulSet controller",
+           "wait": "The wait library"},
+}
+
+READING_WORDS = {
+    "zh": {"file": "文件", "lines": "行数", "chapter": "章节", "total": "合计", "holds": "内容",
+           "rest": "其余（apimachinery 的标签、字段、错误与校验，命令行，`minikcm up` 等）",
+           "sum": "阅读路径共 {files} 个文件、{lines} 行；可以跳过的部分共 {skip} 行。"},
+    "en": {"file": "File", "lines": "Lines", "chapter": "Chapter", "total": "Total", "holds": "What it holds",
+           "rest": "everything else (apimachinery's labels, fields, errors and validation, the CLI, `minikcm up`, ...)",
+           "sum": "The reading path is {files} files and {lines} lines; what you can skip is {skip} lines."},
+}
+
+
+def count_lines(root: Path, rel: str) -> tuple[int, list[str]]:
+    """(lines, the .py files) of a file or a folder under the project root."""
+    path = root / rel
+    if path.is_file():
+        files = [path]
+    elif path.is_dir():
+        files = sorted(path.rglob("*.py"))
+    else:
+        raise PluginError(f"reading path: {rel} does not exist any more; update READING_PATH in docs/hooks.py")
+    return sum(len(f.read_text(encoding="utf-8").splitlines()) for f in files), \
+        [f.relative_to(root).as_posix() for f in files]
+
+
+def reading_path_tables(root: Path, lang: str) -> str:
+    """The markdown tables of the reading-path page, counted from the tree now."""
+    words = READING_WORDS[lang]
+    out: list[str] = []
+    read: set[str] = set()
+    total = 0
+    for chapter, entries in READING_PATH:
+        out += [f"### [{READING_TITLES[lang][chapter]}]({chapter}.md) {{ #path-{chapter} }}", "",
+                f"| {words['file']} | {words['lines']} |", "| --- | ---: |"]
+        subtotal = 0
+        for rel in entries:
+            lines, files = count_lines(root, rel)
+            read.update(files)
+            subtotal += lines
+            out.append(f"| `{rel}{'/' if (root / rel).is_dir() else ''}` | {lines:,} |")
+        out += [f"| **{words['total']}** | **{subtotal:,}** |", ""]
+        total += subtotal
+    out += [f"## {'可以跳过的部分' if lang == 'zh' else 'What you can skip'} {{ #skip }}", "",
+            f"| {words['file']} | {words['lines']} | {words['holds']} |", "| --- | ---: | --- |"]
+    skipped = 0
+    counted: set[str] = set(read)
+    for rel, en, zh in READING_SKIP:
+        _, files = count_lines(root, rel)
+        files = [f for f in files if f not in counted]
+        counted.update(files)
+        lines = sum(len((root / f).read_text(encoding="utf-8").splitlines()) for f in files)
+        skipped += lines
+        out.append(f"| `{rel}/` | {lines:,} | {zh if lang == 'zh' else en} |")
+    rest = [f.relative_to(root).as_posix() for f in sorted((root / "minikcm").rglob("*.py"))]
+    rest = [f for f in rest if f not in counted]
+    rest_lines = sum(len((root / f).read_text(encoding="utf-8").splitlines()) for f in rest)
+    skipped += rest_lines
+    out += [f"| — | {rest_lines:,} | {words['rest']} |", "",
+            words["sum"].format(files=len(read), lines=f"{total:,}", skip=f"{skipped:,}"), ""]
+    return "\n".join(out)
+
+
 def on_page_markdown(markdown: str, page, config: MkDocsConfig, files: Files) -> str:
-    """Expand the chapters' `source` fences into annotated source (see expand_source_blocks)."""
-    return expand_source_blocks(markdown, project_root(config), current_language(config), page.file.src_uri)
+    """Expand the chapters' `source` fences into annotated source (see expand_source_blocks)
+    and the reading path's tables (see reading_path_tables)."""
+    root, lang = project_root(config), current_language(config)
+    if "<!-- reading-path -->" in markdown:
+        markdown = markdown.replace("<!-- reading-path -->", reading_path_tables(root, lang))
+    return expand_source_blocks(markdown, root, lang, page.file.src_uri)

@@ -117,11 +117,41 @@ def test_continuation_lines_and_language(hooks, project):
     assert "文档字符串见 [API 参考]" in block
 
 
-def test_long_anchor_line_gets_its_marker_above(hooks, project):
+def test_long_anchor_line_keeps_its_marker_at_the_end(hooks, project):
+    # Issue 23, item 17: long lines wrap in the browser (extra.css), so the marker never leaves its line.
     code = code_of(render(hooks, project, "minikcm.demo_mod.name_of_a_function_with_a_rather_long_signature",
                           '"result = first_argument" x'))
-    index = code.index("    # (1)!")
-    assert code[index + 1].startswith("    result = first_argument")
+    line = next(line for line in code if "result = first_argument" in line)
+    assert len(line) > 80 and line.endswith("  # (1)!")
+    assert "# (1)!" not in "\n".join(other for other in code if other is not line)
+
+
+GO_TWIN_CASES = [
+    #            summary                                                     module                 want
+    pytest.param("Port of Typed.Add (util/workqueue/queue.go).",            "x.queue",             "Typed.Add", id="with-path"),
+    pytest.param("Port of the loop body of Typed.Get (queue.go): one get.", "x.queue",             "Typed.Get", id="loop-body"),
+    pytest.param("No upstream twin. A helper.",                             "x.queue",             None,        id="no-twin"),
+    pytest.param("Port of the PrepareForUpdate methods (strategy.go).",     "x.strategy",          None,        id="not-a-symbol"),
+]
+
+
+@pytest.mark.parametrize("summary, module, want", GO_TWIN_CASES)
+def test_go_twin_comes_from_the_symbol_table(hooks, repo_root, summary, module, want):
+    twin = hooks.go_twin(repo_root, summary, module)
+    if want is None:
+        assert twin is None
+        return
+    name, url = twin
+    assert name == want
+    assert url is not None and url.startswith("https://github.com/kubernetes/kubernetes/blob/v1.36.3/") and "#L" in url
+
+
+def test_caption_names_the_go_twin_beside_the_file(hooks, repo_root):
+    block = hooks.render_source_block(repo_root, "minikcm.util.workqueue.queue.Type.add", '"if item in self.dirty:" x',
+                                      "en", "page.md", REFERENCE)
+    caption = block.split("\n")[0]
+    assert "`minikcm/util/workqueue/queue.py`" in caption
+    assert "Go twin: [`Typed.Add`](https://github.com/kubernetes/kubernetes/blob/v1.36.3/" in caption
 
 
 @pytest.mark.parametrize("anchor, hits", [

@@ -38,6 +38,13 @@ def page(browser):
 
     tab.on("request", on_request)
     tab.on("pageerror", lambda error: tab.page_errors.append(str(error)))
+    # Issue 23, item 25: any console error or failed request is a defect of the page.
+    tab.console_errors = []
+    tab.failed_requests = []
+    tab.on("console", lambda msg: tab.console_errors.append(msg.text) if msg.type == "error" else None)
+    tab.on("requestfailed", lambda request: tab.failed_requests.append(f"{request.url} ({request.failure})"))
+    tab.on("response", lambda response: tab.failed_requests.append(f"{response.url} ({response.status})")
+           if response.status >= 400 else None)
     try:
         yield tab
     finally:
@@ -212,3 +219,88 @@ def test_chapter_shows_annotated_source_without_a_click(page, base_url, path, wo
     assert words in tooltip.inner_text()
     screenshot(page, f"annotated-source-{'zh' if path.startswith('/p3') else 'en'}", full_page=False)
     assert page.page_errors == []
+
+
+QUIET_PAGES = ["", "p2-informers/", "p3-deployment/", "debugging/", "appendix-apiserver/", "reference/client-go/"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("page_path", QUIET_PAGES, ids=[p.strip("/") or "home" for p in QUIET_PAGES])
+def test_pages_log_no_console_error_and_no_failed_request(page, base_url, lang, page_path):
+    # Issue 23, item 25: every page used to ask for <page>/sitemap.xml twice and log two 404s.
+    page.goto(base_url + ("/" if lang == "zh" else "/en/") + page_path)
+    page.locator("article h1").first.wait_for(timeout=WAIT_MS)
+    page.wait_for_load_state("networkidle", timeout=WAIT_MS)
+    assert page.failed_requests == []
+    assert page.console_errors == []
+    assert page.page_errors == []
+
+
+MARKERS_AT_LINE_END = """
+block => {
+  const code = block.querySelector('pre > code');
+  const box = code.getBoundingClientRect();
+  const found = [];
+  for (const marker of code.querySelectorAll('.md-annotation')) {
+    const mark = marker.querySelector('.md-annotation__index') || marker;
+    const m = mark.getBoundingClientRect();
+    // The last visible character of code before the marker.
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    let last = null, node;
+    while ((node = walker.nextNode())) {
+      if (marker.contains(node)) continue;
+      if (marker.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING) break;
+      if (node.textContent.trim()) last = node;
+    }
+    const text = last.textContent;
+    let i = text.length - 1;
+    while (i > 0 && !text[i].trim()) i--;
+    const range = document.createRange();
+    range.setStart(last, i); range.setEnd(last, i + 1);
+    const c = range.getBoundingClientRect();
+    found.push({
+      same_line: Math.abs((c.top + c.bottom) / 2 - (m.top + m.bottom) / 2) < c.height * 0.75,
+      after_text: m.left >= c.left,
+      in_view: m.right <= box.right + 1 && m.left >= box.left - 1,
+      text: text.slice(Math.max(0, i - 30), i + 1),
+    });
+  }
+  return found;
+}
+"""
+
+MARKER_CASES = [
+    #            path                   width
+    pytest.param("/p3-deployment/",     1280, id="zh-1280"),
+    pytest.param("/p3-deployment/",     390,  id="zh-phone"),
+    pytest.param("/en/p3-deployment/",  1280, id="en-1280"),
+    pytest.param("/en/p3-deployment/",  390,  id="en-phone"),
+]
+
+
+@pytest.mark.parametrize("path, width", MARKER_CASES)
+def test_annotation_markers_stay_at_the_end_of_their_line(browser, base_url, path, width):
+    # Issue 23, item 17: a long source line used to push its marker onto a line of its own.
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        tab = context.new_page()
+        tab.goto(base_url + path)
+        blocks = tab.locator("article div.highlight", has=tab.locator(".md-annotation"))
+        blocks.first.wait_for(timeout=WAIT_MS)
+        assert blocks.count() >= 5
+        checked = 0
+        for index in range(blocks.count()):
+            block = blocks.nth(index)
+            if block.evaluate("b => b.closest('details') !== null"):
+                continue  # the closed "full source" folds carry no markers
+            for marker in block.evaluate(MARKERS_AT_LINE_END):
+                assert marker["same_line"] and marker["after_text"], marker
+                assert marker["in_view"], marker
+                checked += 1
+        assert checked >= 20
+        if width < 500:
+            ARTIFACTS.mkdir(exist_ok=True)
+            tab.locator("article div.highlight", has_text="def rollout_rolling").first.screenshot(
+                path=str(ARTIFACTS / f"docs-markers-{path.strip('/').replace('/', '-')}-{width}.png"))
+    finally:
+        context.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -97,9 +98,10 @@ def test_write_figures_draws_every_language(hooks, repo_root, tmp_path):
         calls.append(lang)
         return hooks.svg_document(100, 50, f"test {lang}", [hooks.text(10, 20, lang)])
 
-    figure = hooks.Figure("test-figure", draw)
+    name = f"test-figure-{uuid.uuid4().hex[:8]}"  # the figure cache outlives a run: a new name per run
+    figure = hooks.Figure(name, draw)
     written = hooks.write_figures(repo_root, [figure], tmp_path)
-    assert sorted(written) == [f"figures/test-figure.{lang}.svg" for lang in sorted(hooks.LANGUAGES)]
+    assert sorted(written) == [f"figures/{name}.{lang}.svg" for lang in sorted(hooks.LANGUAGES)]
     for uri, path in written.items():
         assert path == tmp_path / uri
         ET.fromstring(path.read_text(encoding="utf-8"))
