@@ -391,6 +391,7 @@ class Generation:
         self.factory.start(self.stop)
         steps = self.factory.steps()
         for controller in self.controllers.values():
+            controller.start_event_recording()  # Run's first lines; then the driver runs its loops
             steps += controller.steps()
         self.steps = [harness.gate(s, self, f"{owner.who}/") for s in steps]
         self.name = f"{owner.who} generation {number}"

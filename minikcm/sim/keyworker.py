@@ -12,7 +12,8 @@ Start reading at: KeyWorker.process_next_work_item.
 
 The same loop in the ported controllers (`ReplicaSetController.process_next_work_item`
 and friends) is kept in each controller, as upstream keeps it: there it is
-part of what a reader compares with Go.
+part of what a reader compares with Go. Threads or driver steps come from the
+same `ControllerRun` the controllers use (pkg/controller's controller_utils).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from minikcm.apimachinery import runtime, wait
+from minikcm.apimachinery import runtime
 from minikcm.clock import Clock
+from minikcm.controller.controller_utils import ControllerRun
 from minikcm.driver import Step
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs, deletion_handling_meta_namespace_key_func
 from minikcm.util.workqueue import (
@@ -49,6 +51,8 @@ class KeyWorker:
         self.queue: RateLimitingType = new_rate_limiting_queue_with_config(
             default_controller_rate_limiter(clock),
             RateLimitingQueueConfig(name=name, clock=clock))  # a driven clock: no waiting thread
+        self.loop = ControllerRun(f"{name}/sync", name, self.queue, self.worker, self.process_queued, clock=clock)
+        """The worker thread, or the driver's `<name>/sync` step (no caches to wait for, no events)."""
 
     def __repr__(self) -> str:
         return f"<KeyWorker {self.name} queued={self.queue.len()}>"
@@ -78,25 +82,14 @@ class KeyWorker:
 
     def steps(self) -> list[Step]:
         """Driver steps: `<name>/sync` (every key queued now) and the queue's waiting step."""
-        return [Step(f"{self.name}/sync", self.sync_ready, self.process_queued), *self.queue.steps()]
-
-    def sync_ready(self) -> bool:
-        """A key is queued, so process_next_work_item will not block."""
-        return self.queue.len() > 0
+        return self.loop.steps()
 
     def run(self, stop: threading.Event) -> None:
-        """Threaded mode: the worker loop on a `<name>/sync` thread until `stop` is set.
+        """Threaded mode: the worker loop on a `<name>/sync-0` thread until `stop` is set.
 
         Blocks: until `stop` is set and the thread has ended.
         """
-        thread = threading.Thread(name=f"{self.name}/sync", target=wait.until, args=(self.worker, 1.0, stop),
-                                  daemon=True)
-        thread.start()
-        try:
-            stop.wait()
-        finally:
-            self.queue.shut_down()
-            thread.join()
+        self.loop.run(1, stop)
 
     def worker(self) -> None:
         """Process keys until the queue shuts down."""

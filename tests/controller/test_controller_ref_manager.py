@@ -245,9 +245,14 @@ def test_adopt_and_release_through_the_api_server():
 
 
 def test_release_ignores_missing_pod():
-    pod_control = RealPodControl(new_simple_clientset(), FakeRecorder())
+    """Ours: releasing a pod that is gone tries its one patch, takes the NotFound as done, and writes nothing else."""
+    client = new_simple_clientset()
+    pod_control = RealPodControl(client, FakeRecorder())
     manager = crm.new_pod_controller_ref_manager(pod_control, RC, PRODUCTION_SELECTOR, FAKE_GVK, None)
-    manager.release_pod(new_pod("gone", PRODUCTION_LABEL, RC))  # NotFound: nothing to do
+    manager.release_pod(new_pod("gone", PRODUCTION_LABEL, RC))  # NotFound: no error
+    assert [(a.get_verb(), a.get_resource().resource, a.name) for a in client.fake.actions()] == [
+        ("patch", "pods", "gone")]
+    assert client.core_v1().pods("default").list().items == []
 
 
 def new_rs(name: str, label: dict[str, str], owner=None) -> V1ReplicaSet:

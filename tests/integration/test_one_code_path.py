@@ -51,7 +51,8 @@ IMAGE_V2 = "nginx:1.26"
 THREADED_TIMEOUT = 30.0  # real seconds for each phase of the threaded run (it needs about one)
 SETTLE = 1.0  # seconds (fake, or real) every run goes on after a phase settled, for the last syncs
 
-COMPARED = ("minikcm.controller.", "minikcm.tools.cache.", "minikcm.informers.", "minikcm.util.workqueue.")
+COMPARED = ("minikcm.controller.", "minikcm.tools.cache.", "minikcm.informers.", "minikcm.util.workqueue.",
+            "minikcm.tools.record.", "minikcm.apimachinery.watch.")
 """The modules whose functions must match: controllers, informers and queues."""
 IGNORED = ("minikcm.driver", "minikcm.sim", "minikcm.clock")
 """Never recorded: the driver and the simulation exist for one mode, the clock differs by design."""
@@ -81,13 +82,32 @@ ONE_MODE_ONLY = {
     "minikcm.util.workqueue.delaying_queue.DelayingType.wait_duration",  # how long that thread sleeps
     # run() waits for the caches before it starts workers; the driver's worker_ready asks instead
     "minikcm.tools.cache.shared_informer.wait_for_named_cache_sync",
+    "minikcm.controller.controller_utils.ControllerRun.run",
+    "minikcm.controller.controller_utils.ControllerRun.start_workers",
+    # the event pipeline's threads: one per watcher (its loop waits, then calls EventWatcher.process, as the
+    # driver's record/broadcaster step does) and the Broadcaster's distribute loop (waits, then distributes)
+    "minikcm.tools.record.event.EventWatcher.start",
+    "minikcm.tools.record.event.EventWatcher.loop",
+    "minikcm.apimachinery.watch.mux.Broadcaster.loop",
+    "minikcm.apimachinery.watch.mux.Broadcaster.wait_for_incoming",
+    "minikcm.apimachinery.watch.watch.ResultChan.wait",
     "minikcm.tools.cache.shared_informer.wait_for_cache_sync",
     # -- deterministic only: the schedule handed to the Driver, and its ready()/wakeup() predicates ------
     "minikcm.controller.deployment.deployment_controller.DeploymentController.steps",
-    "minikcm.controller.deployment.deployment_controller.DeploymentController.worker_ready",
-    "minikcm.controller.deployment.deployment_controller.DeploymentController.caches_synced",
     "minikcm.controller.replicaset.replica_set.ReplicaSetController.steps",
-    "minikcm.controller.replicaset.replica_set.ReplicaSetController.worker_ready",
+    "minikcm.controller.controller_utils.ControllerRun.steps",
+    "minikcm.controller.controller_utils.ControllerRun.worker_ready",
+    # a driven world starts the event pipeline itself (run() starts it through ControllerRun.run)
+    "minikcm.controller.deployment.deployment_controller.DeploymentController.start_event_recording",
+    "minikcm.controller.replicaset.replica_set.ReplicaSetController.start_event_recording",
+    # the event pipeline's steps: each runs the body a thread runs (EventWatcher.process, Broadcaster's distribute)
+    "minikcm.tools.record.event.EventBroadcasterImpl.steps",
+    "minikcm.tools.record.event.EventBroadcasterImpl.deliver",
+    "minikcm.tools.record.event.EventBroadcasterImpl.deliver_ready",
+    "minikcm.tools.record.event.EventBroadcasterImpl.next_retry_time",
+    "minikcm.tools.record.event.EventWatcher.ready",
+    "minikcm.apimachinery.watch.mux.Broadcaster.steps",
+    "minikcm.apimachinery.watch.mux.Broadcaster.has_incoming",
     "minikcm.informers.factory.SharedInformerFactory.steps",
     "minikcm.tools.cache.shared_informer.SharedIndexInformerImpl.steps",
     "minikcm.tools.cache.shared_informer.SharedIndexInformerImpl.synced_ready",
@@ -236,6 +256,8 @@ def deterministic_run() -> set[str]:
     with CallProbe() as probe:
         w = World(clock)
         w.factory.start(threading.Event())
+        w.rsc.start_event_recording()  # Run's first lines, as run() does them; the driver runs the loops
+        w.dc.start_event_recording()
         driver = Driver(clock, w.server.steps() + w.factory.steps() + w.kubelet.steps()
                         + w.rsc.steps() + w.dc.steps())
         assert driver.run_until(w.informers_synced, timeout=60), "the informers did not sync"

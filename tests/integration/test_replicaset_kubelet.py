@@ -36,6 +36,7 @@ class Cluster:
         self.kubelet = new_kubelet(self.client, self.factory.core().v1().pods(), config=config,
                                    rng=random.Random(seed))
         self.factory.start(threading.Event())
+        self.rsc.start_event_recording()  # Run's first lines; the driver runs its loops
         self.driver = Driver(self.clock, self.factory.steps() + self.rsc.steps() + self.kubelet.steps())
         self.max_pods = 0
         self.driver.observers.append(self.observe)

@@ -70,6 +70,7 @@ def new_stateful_set_controller(controller_ctx: ControllerContext, controller_na
         ssc.run(workers, stop)
 
     def steps(stop: threading.Event) -> list[Step]:
+        ssc.start_event_recording()  # Run's first lines; then the driver runs its loops
         return ssc.steps()
 
     return new_controller_loop(run, controller_name, steps)
@@ -104,6 +105,7 @@ def new_replica_set_controller(controller_ctx: ControllerContext, controller_nam
         rsc.run(workers, stop)
 
     def steps(stop: threading.Event) -> list[Step]:
+        rsc.start_event_recording()  # Run's first lines; then the driver runs its loops
         return rsc.steps()
 
     return new_controller_loop(run, controller_name, steps)
@@ -145,6 +147,7 @@ def new_deployment_controller(controller_ctx: ControllerContext, controller_name
         dc.run(workers, stop)
 
     def steps(stop: threading.Event) -> list[Step]:
+        dc.start_event_recording()  # Run's first lines; then the driver runs its loops
         return dc.steps()
 
     return new_controller_loop(run, controller_name, steps)

@@ -207,8 +207,8 @@ class GarbageCollectorController:
 
     def steps(self, stop: threading.Event) -> list[Step]:
         """No upstream twin: the collector's loops as driver steps."""
-        steps: list[Step] = self.garbage_collector.steps()
-        return steps
+        self.garbage_collector.start_event_recording()  # Run's first lines; then the driver runs its loops
+        return self.garbage_collector.steps()
 
     def __repr__(self) -> str:
         return f"GarbageCollectorController({self.controller_name!r}, workers={self.workers})"

@@ -45,7 +45,7 @@ from typing import Any, TypeVar
 from kubernetes.client import (V1Deployment, V1DeploymentStatus, V1EventSource, V1OwnerReference, V1Pod,
                                V1ReplicaSet)
 
-from minikcm.apimachinery import errors, labels, runtime, wait
+from minikcm.apimachinery import errors, labels, runtime
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.meta import GetOptions, UpdateOptions, get_controller_of, label_selector_as_selector
 from minikcm.apimachinery.schema import GroupVersionKind
@@ -65,7 +65,6 @@ from minikcm.tools import record
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown
 from minikcm.tools.cache.index import Indexer
-from minikcm.tools.cache.shared_informer import wait_for_named_cache_sync
 from minikcm.tools.cache.store import split_meta_namespace_key
 from minikcm.util import workqueue
 
@@ -139,7 +138,11 @@ class DeploymentController(SyncMixin, RollingMixin, RecreateMixin, RollbackMixin
         controller_utils.add_pod_controller_indexer(pod_informer.informer())
         self.pod_indexer: Indexer = pod_informer.informer().get_indexer()
         """Pods by controller (the podController index), for get_pod_map_for_deployment."""
-        self._events_started = False  # the broadcaster writes to the API server (run() or steps())
+        self.loop = controller_utils.ControllerRun(
+            "deployment/worker", "deployment", self.queue, self.worker, self.process_next_work_item,
+            clock=self.clock, synced=self.caches_synced, event_broadcaster=self.event_broadcaster,
+            event_client=client)
+        """Run's threads, or the driver's steps (controller_utils.ControllerRun)."""
 
     def __repr__(self) -> str:
         return f"DeploymentController(queue={self.queue!r})"
@@ -151,62 +154,30 @@ class DeploymentController(SyncMixin, RollingMixin, RecreateMixin, RollbackMixin
 
         Starts recording events, waits for the three caches, starts `workers`
         worker threads and blocks until `stop` is set; then shuts the queue
-        down and waits for the workers. Threaded mode only: on a driven clock
-        the driver runs `steps()` instead.
+        down and waits for the workers. On a driven clock the driver runs
+        `steps()` instead.
         """
         try:
-            self.start_event_recording()
-            logger.info("Starting controller deployment")
-            threads: list[threading.Thread] = []  # Go: WaitGroup
-            try:
-                if not wait_for_named_cache_sync("deployment", stop, self.d_lister_synced, self.rs_lister_synced,
-                                                 self.pod_lister_synced, clock=self.clock):
-                    return
-                for i in range(workers):
-                    thread = threading.Thread(name=f"deployment/worker-{i}", target=wait.until,
-                                              args=(self.worker, 1.0, stop, self.clock), daemon=True)
-                    threads.append(thread)
-                    thread.start()
-                stop.wait()
-            finally:
-                logger.info("Shutting down controller deployment")
-                self.queue.shut_down()
-                for thread in threads:
-                    thread.join()
+            self.loop.run(workers, stop)
         except Exception:
-            runtime.handle_crash()
-        finally:
-            self.event_broadcaster.shutdown()  # Go: deferred Shutdown
+            runtime.handle_crash()  # Go: defer utilruntime.HandleCrash()
 
     def start_event_recording(self) -> None:
-        """No upstream twin: the first lines of Run, done once (logging and writing events)."""
-        if self._events_started:
-            return
-        self._events_started = True
-        self.event_broadcaster.start_structured_logging(3)
-        self.event_broadcaster.start_recording_to_sink(record.new_event_sink(self.client.core_v1().events("")))
+        """The first lines of Go's Run: log events and write them to the API server (once)."""
+        self.loop.start_event_recording()
 
     def caches_synced(self) -> bool:
-        """No upstream twin: the three informers have their first full lists."""
+        """Run's wait: the three informers have their first full lists."""
         return self.d_lister_synced() and self.rs_lister_synced() and self.pod_lister_synced()
 
-    def worker_ready(self) -> bool:
-        """No upstream twin: the worker step would not block (caches synced, a key queued)."""
-        return self.caches_synced() and self.queue.len() > 0
-
     def steps(self) -> list[Step]:
-        """No upstream twin. The controller's loops as driver steps (on a driven clock).
+        """No upstream twin. The controller's loops as driver steps (ControllerRun.steps; starts nothing).
 
-        Starts event recording (once), then returns the worker step, the work
-        queue's waiting step and, when the broadcaster's clock is driven too,
-        its delivery step.
+        The worker step (ready once the caches have synced and a key is
+        queued), the work queue's waiting step and, when the broadcaster's
+        clock is driven too, its delivery step.
         """
-        self.start_event_recording()
-        steps = [Step("deployment/worker", self.worker_ready, self.process_next_work_item)]
-        steps += self.queue.steps()
-        if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
-            steps += self.event_broadcaster.steps()
-        return steps
+        return self.loop.steps()
 
     # -- Deployment handlers ------------------------------------------------------------------
 

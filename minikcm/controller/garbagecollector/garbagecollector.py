@@ -76,6 +76,7 @@ from minikcm.apimachinery.types import UID
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock, Seconds
 from minikcm.controller.controller_ref_manager import generate_delete_owner_ref_strategic_merge_bytes
+from minikcm.controller.controller_utils import ControllerRun
 from minikcm.controller.garbagecollector.errors import (
     EnqueuedVirtualDeleteEventError,
     NamespacedOwnerOfClusterScopedObjectError,
@@ -96,7 +97,6 @@ from minikcm.controller.garbagecollector.uid_cache import ReferenceCache
 from minikcm.informers.factory import SharedInformerFactory
 from minikcm.driver import Step
 from minikcm.tools.cache.shared_informer import SYNCED_POLL_PERIOD
-from minikcm.tools.record import new_event_sink
 from minikcm.util.workqueue.rate_limiting_queue import RateLimitingType
 
 log = logging.getLogger(__name__)
@@ -135,9 +135,20 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         self.pause_before_retry = no_pause if self.clock.driven else self.clock.sleep
         """No upstream twin: the wait between retry_on_conflict's tries, chosen once from the clock: a driven
         clock's steps never wait (only the driver moves that clock), any other clock sleeps."""
-        self.events_started = False  # start_event_recording ran
         self.workers_started = False  # driven mode: Run's initial sync wait is over (workers_may_run)
-        self.workers_deadline: datetime | None = None  # driven mode: when that wait gives up
+        self.workers_deadline: datetime = self.clock.now() + timedelta(seconds=INITIAL_SYNC_TIMEOUT)
+        """Driven mode: when Run's initial sync wait gives up (a driven world runs what it builds at once)."""
+        self.delete_loop = ControllerRun(
+            "garbagecollector/attempt-to-delete", "garbagecollector", self.attempt_to_delete,
+            self.run_attempt_to_delete_worker, self.process_attempt_to_delete_worker, clock=self.clock,
+            synced=self.workers_may_run, wakeup=self.workers_wakeup)
+        self.orphan_loop = ControllerRun(
+            "garbagecollector/attempt-to-orphan", "garbagecollector", self.attempt_to_orphan,
+            self.run_attempt_to_orphan_worker, self.process_attempt_to_orphan_worker, clock=self.clock,
+            synced=self.workers_may_run, wakeup=self.workers_wakeup, event_broadcaster=self.event_broadcaster,
+            event_client=kube_client)
+        """The two worker kinds of Run (controller_utils.ControllerRun); the event pipeline rides with the
+        second, so that its step comes last, after both queues' steps."""
 
     def __repr__(self) -> str:
         return (f"GarbageCollector(attempt_to_delete={self.attempt_to_delete.len()}, "
@@ -178,13 +189,8 @@ class GarbageCollector(OperationsMixin, PatchMixin):
             else:
                 log.info("Garbage collector: not all resource monitors could be synced, proceeding anyways")
             log.info("Proceeding to collect garbage")
-            for i in range(workers):
-                for name, loop in ((f"attempt-to-delete-{i}", self.run_attempt_to_delete_worker),
-                                   (f"attempt-to-orphan-{i}", self.run_attempt_to_orphan_worker)):
-                    thread = threading.Thread(name=f"garbagecollector/{name}", target=wait.until,
-                                              args=(loop, 1.0, stop, self.clock), daemon=True)
-                    threads.append(thread)
-                    thread.start()
+            threads += self.delete_loop.start_workers(workers, stop)
+            threads += self.orphan_loop.start_workers(workers, stop)
             stop.wait()
         finally:
             log.info("Shutting down controller controller=garbagecollector")
@@ -204,34 +210,14 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         return True
 
     def steps(self) -> list[Step]:
-        """No upstream twin: the driven-clock twin of `run`.
+        """No upstream twin: the driven-clock twin of `run` (starts nothing).
 
-        Starts the event pipeline (once) and returns the graph builder's step,
-        `garbagecollector/attempt-to-delete` and `garbagecollector/attempt-to-orphan`
-        (each ready when its queue holds a node), the queues' waiting steps and
-        the event broadcaster's step. The informers' steps are the factory's.
+        The graph builder's step, `garbagecollector/attempt-to-delete` and
+        `garbagecollector/attempt-to-orphan` (each ready when its queue holds a
+        node and the workers may run), the queues' waiting steps and the event
+        broadcaster's step. The informers' steps are the factory's.
         """
-        self.start_event_recording()
-        if self.workers_deadline is None:
-            self.workers_deadline = self.clock.now() + timedelta(seconds=INITIAL_SYNC_TIMEOUT)
-        out = self.dependency_graph_builder.steps()
-        out.append(Step("garbagecollector/attempt-to-delete", self.attempt_to_delete_ready,
-                        self.process_attempt_to_delete_worker, self.workers_wakeup))
-        out += self.attempt_to_delete.steps()
-        out.append(Step("garbagecollector/attempt-to-orphan", self.attempt_to_orphan_ready,
-                        self.process_attempt_to_orphan_worker, self.workers_wakeup))
-        out += self.attempt_to_orphan.steps()
-        if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
-            out += self.event_broadcaster.steps()
-        return out
-
-    def attempt_to_delete_ready(self) -> bool:
-        """No upstream twin: a node is queued for attempt_to_delete and the workers may run."""
-        return self.attempt_to_delete.len() > 0 and self.workers_may_run()
-
-    def attempt_to_orphan_ready(self) -> bool:
-        """No upstream twin: a node is queued for attempt_to_orphan and the workers may run."""
-        return self.attempt_to_orphan.len() > 0 and self.workers_may_run()
+        return self.dependency_graph_builder.steps() + self.delete_loop.steps() + self.orphan_loop.steps()
 
     def workers_may_run(self) -> bool:
         """No upstream twin: the driven twin of Run's wait before it starts the workers.
@@ -247,8 +233,7 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         if self.dependency_graph_builder.graph_changes.len() > 0:
             return False
         if not self.workers_started:
-            deadline = self.workers_deadline
-            self.workers_started = self.is_synced() or (deadline is not None and self.clock.now() >= deadline)
+            self.workers_started = self.is_synced() or self.clock.now() >= self.workers_deadline
         return self.workers_started
 
     def workers_wakeup(self) -> datetime | None:
@@ -257,11 +242,7 @@ class GarbageCollector(OperationsMixin, PatchMixin):
 
     def start_event_recording(self) -> None:
         """The first lines of Go's Run: log events and write them to the API server (once)."""
-        if self.events_started:
-            return
-        self.events_started = True
-        self.event_broadcaster.start_structured_logging(3)
-        self.event_broadcaster.start_recording_to_sink(new_event_sink(self.client.core_v1().events("")))
+        self.orphan_loop.start_event_recording()
 
     def is_synced(self) -> bool:
         """Port of GarbageCollector.IsSynced: every monitor's informer has its first list."""

@@ -72,9 +72,8 @@ from minikcm.driver import Step
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown
 from minikcm.tools.cache.index import Indexer
-from minikcm.tools.cache.shared_informer import wait_for_named_cache_sync
 from minikcm.tools.cache.store import split_meta_namespace_key
-from minikcm.tools.record import EventBroadcasterImpl, new_broadcaster, new_event_sink
+from minikcm.tools.record import EventBroadcasterImpl, new_broadcaster
 from minikcm.util import workqueue
 from minikcm.util.workqueue.rate_limiting_queue import RateLimitingType
 
@@ -240,7 +239,10 @@ class ReplicaSetController:
         self.controller_features = controller_features
         self.inline = clock.driven
         """No upstream twin, read once from the clock: batches and deletes run inline (a driver's world)."""
-        self.events_started = False  # run() or steps() started the event pipeline
+        self.loop = controller_utils.ControllerRun(
+            f"{queue_name}/worker", gvk.kind.lower(), queue, self.worker, self.process_next_work_item,
+            clock=clock, synced=self.caches_synced, event_broadcaster=event_broadcaster, event_client=kube_client)
+        """Run's threads, or the driver's steps (controller_utils.ControllerRun)."""
 
     @property
     def kind(self) -> str:
@@ -257,51 +259,27 @@ class ReplicaSetController:
 
         Waits for both caches' first list, starts threads `replicaset/worker-<n>`
         (each runs `worker` again every second until `stop`), and returns once
-        `stop` is set and they ended. Threaded mode only (the driver uses steps()).
+        `stop` is set and they ended. On a driven clock the driver runs `steps()`.
         """
-        self.start_event_recording()
-        controller_name = self.kind.lower()
-        log.info("Starting controller name=%s", controller_name)
-        threads: list[threading.Thread] = []  # Go: WaitGroup
-        try:
-            assert self.pod_lister_synced is not None and self.rs_lister_synced is not None
-            if not wait_for_named_cache_sync(controller_name, stop, self.pod_lister_synced, self.rs_lister_synced):
-                return
-            for i in range(workers):
-                threads.append(threading.Thread(name=f"{self.queue_name}/worker-{i}", target=wait.until,
-                                                args=(self.worker, 1.0, stop), daemon=True))
-                threads[-1].start()
-            stop.wait()
-        finally:
-            log.info("Shutting down controller name=%s", controller_name)
-            self.queue.shut_down()
-            for thread in threads:
-                thread.join()
-            self.event_broadcaster.shutdown()  # Go: deferred Shutdown
+        self.loop.run(workers, stop)
 
     def steps(self) -> list[Step]:
-        """No upstream twin: run()'s driven-clock twin (starts the event pipeline once).
+        """No upstream twin: run()'s driven-clock twin (ControllerRun.steps; starts nothing).
 
-        `<queue>/worker` runs one process_next_work_item when a key is queued;
-        then come the queue's waiting step and the event broadcaster's step.
+        `<queue>/worker` runs one process_next_work_item once both caches have
+        synced and a key is queued; then come the queue's waiting step and the
+        event broadcaster's step.
         """
-        self.start_event_recording()
-        out = [Step(f"{self.queue_name}/worker", self.worker_ready, self.process_next_work_item)]
-        out += self.queue.steps()
-        if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
-            out += self.event_broadcaster.steps()
-        return out
-
-    def worker_ready(self) -> bool:
-        """No upstream twin: a key is queued, so `queue.get` will not block."""
-        return self.queue.len() > 0
+        return self.loop.steps()
 
     def start_event_recording(self) -> None:
         """The first lines of Go's Run: log events and write them to the API server (once)."""
-        if not self.events_started:
-            self.events_started = True
-            self.event_broadcaster.start_structured_logging(3)
-            self.event_broadcaster.start_recording_to_sink(new_event_sink(self.kube_client.core_v1().events("")))
+        self.loop.start_event_recording()
+
+    def caches_synced(self) -> bool:
+        """Run's wait: the pod and ReplicaSet caches have their first lists."""
+        assert self.pod_lister_synced is not None and self.rs_lister_synced is not None
+        return self.pod_lister_synced() and self.rs_lister_synced()
 
     # --- lookups ---------------------------------------------------------------------------------
 

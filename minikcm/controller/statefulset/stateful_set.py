@@ -41,14 +41,14 @@ from kubernetes.client import V1ControllerRevision, V1EventSource, V1OwnerRefere
 
 from minikcm import features
 from minikcm.api.pod.util import is_pod_ready
-from minikcm.apimachinery import errors, labels, runtime, wait
+from minikcm.apimachinery import errors, labels, runtime
 from minikcm.apimachinery.meta import GetOptions, get_controller_of, label_selector_as_selector
 from minikcm.apimachinery.schema import GroupResource
 from minikcm.apimachinery.types import NamespacedName
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock, Seconds
 from minikcm.controller.controller_ref_manager import new_pod_controller_ref_manager, recheck_deletion_timestamp
-from minikcm.controller.controller_utils import PodControlInterface, RealPodControl, key_func
+from minikcm.controller.controller_utils import ControllerRun, PodControlInterface, RealPodControl, key_func
 from minikcm.controller.history import controller_history as history
 from minikcm.controller.statefulset.stateful_pod_control import (
     POD_GROUP_RESOURCE,
@@ -80,9 +80,8 @@ from minikcm.informers.listers import (
 from minikcm.driver import Step
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs
 from minikcm.tools.cache.delta_fifo import DeletedFinalStateUnknown
-from minikcm.tools.cache.shared_informer import wait_for_named_cache_sync
 from minikcm.tools.cache.store import split_meta_namespace_key
-from minikcm.tools.record import EventBroadcasterImpl, new_broadcaster, new_event_sink
+from minikcm.tools.record import EventBroadcasterImpl, new_broadcaster
 from minikcm.util.workqueue import (
     RateLimitingQueueConfig,
     default_controller_rate_limiter,
@@ -181,7 +180,10 @@ class StatefulSetController:
         self.event_broadcaster = event_broadcaster
         self.consistency_store = consistency_store
         self.clock = clock
-        self.events_started = False  # the event pipeline was started by run() or steps()
+        self.loop = ControllerRun(f"{QUEUE_NAME}/worker", "statefulset", queue, self.worker,
+                                  self.process_next_work_item, clock=clock, synced=self.caches_synced,
+                                  event_broadcaster=event_broadcaster, event_client=kube_client)
+        """Run's threads, or the driver's steps (controller_utils.ControllerRun)."""
 
     def __repr__(self) -> str:
         return f"<StatefulSetController queued={self.queue.len()}>"
@@ -193,53 +195,28 @@ class StatefulSetController:
 
         Waits for the pod, set, claim and revision caches, starts threads
         named `statefulset/worker-<n>` (each runs `worker` again every second
-        until `stop`), and blocks until `stop` is set.
-        Threaded mode only: on a driven clock the driver runs `steps()`.
+        until `stop`), and blocks until `stop` is set. On a driven clock the
+        driver runs `steps()`.
         """
-        self.start_event_recording()
-        log.info("Starting stateful set controller")
-        threads: list[threading.Thread] = []
-        try:
-            if not wait_for_named_cache_sync("stateful set", stop, self.pod_lister_synced, self.set_lister_synced,
-                                             self.pvc_lister_synced, self.rev_lister_synced):
-                return
-            for i in range(workers):
-                thread = threading.Thread(name=f"{QUEUE_NAME}/worker-{i}", target=wait.until,
-                                          args=(self.worker, 1.0, stop, self.clock), daemon=True)
-                threads.append(thread)
-                thread.start()
-            stop.wait()
-        finally:
-            log.info("Shutting down statefulset controller")
-            self.queue.shut_down()
-            for thread in threads:
-                thread.join()
-            self.event_broadcaster.shutdown()
+        self.loop.run(workers, stop)
 
     def steps(self) -> list[Step]:
-        """No upstream twin: the driven-clock twin of `run`.
+        """No upstream twin: the driven-clock twin of `run` (ControllerRun.steps; starts nothing).
 
-        `statefulset/worker` (one process_next_work_item, ready when a key is
-        queued), the queue's waiting step, and the event broadcaster's step.
+        `statefulset/worker` (one process_next_work_item, ready once the four
+        caches have synced and a key is queued), the queue's waiting step, and
+        the event broadcaster's step.
         """
-        self.start_event_recording()
-        out = [Step(f"{QUEUE_NAME}/worker", self.worker_ready, self.process_next_work_item)]
-        out += self.queue.steps()
-        if self.event_broadcaster.clock.driven:  # a threaded broadcaster delivers on its own thread
-            out += self.event_broadcaster.steps()
-        return out
-
-    def worker_ready(self) -> bool:
-        """No upstream twin: a key is queued, so `queue.get` will not block."""
-        return self.queue.len() > 0
+        return self.loop.steps()
 
     def start_event_recording(self) -> None:
         """The first lines of Go's Run: log events and write them to the API server (once)."""
-        if self.events_started:
-            return
-        self.events_started = True
-        self.event_broadcaster.start_structured_logging(3)
-        self.event_broadcaster.start_recording_to_sink(new_event_sink(self.kube_client.core_v1().events("")))
+        self.loop.start_event_recording()
+
+    def caches_synced(self) -> bool:
+        """Run's wait: the pod, set, claim and revision caches have their first lists."""
+        syncs = (self.pod_lister_synced, self.set_lister_synced, self.pvc_lister_synced, self.rev_lister_synced)
+        return all(synced is not None and synced() for synced in syncs)
 
     # --- informer handlers ---------------------------------------------------------------------------
 

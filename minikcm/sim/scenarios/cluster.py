@@ -244,6 +244,7 @@ class Cluster:
         f = self.factory
         rsc = new_replica_set_controller(f.apps().v1().replica_sets(), f.core().v1().pods(), self.client,
                                          BURST_REPLICAS)
+        rsc.start_event_recording()  # the first lines of Run; the driver runs its loops from start()
         return self.add_component("replicaset", rsc)
 
     def with_deployment_controller(self) -> DeploymentController:
@@ -251,6 +252,7 @@ class Cluster:
         f = self.factory
         dc = new_deployment_controller(f.apps().v1().deployments(), f.apps().v1().replica_sets(),
                                        f.core().v1().pods(), self.client)
+        dc.start_event_recording()  # the first lines of Run; the driver runs its loops from start()
         return self.add_component("deployment", dc)
 
     def with_kubelet(self, config: KubeletConfig | None = None) -> Kubelet:
@@ -264,7 +266,9 @@ class Cluster:
         # Imported here: only cascade-delete needs it, and the collector pulls in every resource's client.
         from minikcm.controller.garbagecollector.garbagecollector import new_garbage_collector
 
-        return self.add_component("garbagecollector", new_garbage_collector(self.client, self.factory, None))
+        gc = new_garbage_collector(self.client, self.factory, None)
+        gc.start_event_recording()  # the first lines of Run; the driver runs its loops from start()
+        return self.add_component("garbagecollector", gc)
 
     def start(self) -> None:
         """Start the informers (a driven clock: no threads) and schedule every step.

@@ -111,6 +111,7 @@ class StatefulSetScenario:
         self.controller: StatefulSetController = c.add_component("statefulset", new_stateful_set_controller(
             f.core().v1().pods(), f.apps().v1().stateful_sets(), f.core().v1().persistent_volume_claims(),
             f.apps().v1().controller_revisions(), c.client))
+        self.controller.start_event_recording()  # the first lines of Run; the driver runs its loops from start()
         self.kubelet = c.with_kubelet()
         self.binder: VolumeBinder = c.add_component(
             "volume-binder", new_volume_binder(c.client, f.core().v1().persistent_volume_claims()))

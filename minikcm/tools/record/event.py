@@ -34,8 +34,10 @@ Differs from Go:
 - Messages use Go formats, rendered by gofmt.go_sprintf. StartLogging's `logf`
   gets a `%s`-only format with pre-rendered strings, so Python logging calls
   work too.
-- `action_or_drop` raises RuntimeError once stopped (Go returns an error);
-  `RequestConstructionError` is a local stand-in until a REST client exists.
+- `action_or_drop` raises RuntimeError once stopped (Go returns an error).
+- `RequestConstructionError` stands in for rest.RequestConstructionError. Neither
+  of the port's transports raises it (both build every request they are given),
+  so only a sink written for a test meets it.
 - With `stop` and a clock that is not driven, a second thread polls it (two
   Events cannot be selected on together).
 """

@@ -28,8 +28,13 @@ class FakeController:
         self.args = args
         self.runs = []
 
+        self.events_started = 0
+
     def run(self, workers, stop):
         self.runs.append((workers, stop))
+
+    def start_event_recording(self):
+        self.events_started += 1
 
     def steps(self):
         return ["a-step"]
@@ -102,6 +107,7 @@ def test_new_deployment_controller_wiring(monkeypatch, ctx):
     controller.run(stop)
     assert controller.name() == "deployment-controller" and dc.runs == [(3, stop)]
     assert controller.steps(stop) == ["a-step"]
+    assert built[0].events_started == 1  # the driven Run starts the event pipeline before its loops
 
 
 def test_new_deployment_controller_wraps_constructor_errors(monkeypatch, ctx):

@@ -40,6 +40,9 @@ def test_garbage_collector_wiring(monkeypatch, ctx):
         def run(self, workers, stop):
             calls.append(("run", workers, stop))
 
+        def start_event_recording(self):
+            calls.append(("events",))
+
         def steps(self):
             return ["gc-step"]
 
@@ -57,6 +60,7 @@ def test_garbage_collector_wiring(monkeypatch, ctx):
         ("new", ctx.client_builder.client("generic-garbage-collector"), ctx.informer_factory,
          [GroupResource("", "events"), GroupResource("events.k8s.io", "events")]),
         ("run", 20, stop),
+        ("events",),
     ]
 
 

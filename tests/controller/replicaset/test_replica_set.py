@@ -286,7 +286,7 @@ def test_watch_controllers():
         received.append(obj)
 
     rsc.sync_handler = sync_handler
-    driver.run_until(lambda: rsc.events_started)  # informers list and start watching
+    driver.run_until(rsc.caches_synced)  # informers list and start watching
     test_rs = new_replica_set(1, LABEL_MAP)
     test_rs.metadata.name = "foo"
     fake_watch.add(test_rs)
@@ -853,9 +853,35 @@ def test_steps_name_the_worker_and_the_queue():
     fx = ControllerFixture()
     names = [s.name for s in fx.rsc.steps()]
     assert names == ["replicaset/worker", "workqueue/replicaset/waiting", "watch/broadcaster", "record/broadcaster"]
-    assert not fx.rsc.worker_ready()
+    worker = fx.rsc.steps()[0]
+    assert not worker.ready()
     fx.rsc.queue.add("default/x")
-    assert fx.rsc.worker_ready()
+    assert worker.ready()
+
+
+def test_worker_waits_for_both_caches_as_run_does():
+    """Ours: with a key queued, the driven worker step stays unready until both caches have synced (Run's wait)."""
+    fx = ControllerFixture()
+    synced = {"pods": False, "rs": False}
+    fx.rsc.pod_lister_synced = lambda: synced["pods"]
+    fx.rsc.rs_lister_synced = lambda: synced["rs"]
+    worker = fx.rsc.steps()[0]
+    fx.rsc.queue.add("default/x")
+    assert not worker.ready()
+    synced["pods"] = True
+    assert not worker.ready()
+    synced["rs"] = True
+    assert worker.ready()
+
+
+def test_steps_start_nothing():
+    """Ours: steps() has no side effect; the event pipeline starts only in start_event_recording (Run's first lines)."""
+    fx = ControllerFixture()
+    fx.rsc.steps()
+    assert not fx.rsc.loop.events_started
+    fx.rsc.start_event_recording()
+    fx.rsc.start_event_recording()
+    assert fx.rsc.loop.events_started
 
 
 @pytest.mark.threaded

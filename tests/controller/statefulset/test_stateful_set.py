@@ -573,8 +573,12 @@ def test_stale_owner_ref_on_scaleup(deleted):
 
 
 def test_sync_of_a_deleted_set_is_a_no_op():
+    """Ours: a key whose set is gone syncs to nothing: no API call, no pod, nothing requeued."""
     f = Fixture()
     f.ssc.sync("default/gone")
+    assert f.client.fake.actions() == []
+    assert f.om.pods_indexer.list() == []
+    assert f.ssc.queue.len() == 0
 
 
 def test_process_next_work_item_requeues_failures():
