@@ -16,14 +16,13 @@ from minikcm.apimachinery import errors
 from minikcm.apiserver.server import APIServer
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.harness import chaos
+from minikcm.harness.acknowledged import Ack, verify_acknowledged
 from minikcm.harness.chaos import (
     CHAOS_SCENARIOS,
-    Ack,
     Chaos,
     ChaosConfig,
     plan,
     run_chaos,
-    verify_acknowledged,
 )
 from minikcm.sim.scenarios import SCENARIOS
 
