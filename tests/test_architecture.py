@@ -21,7 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "minikcm"
 FLOORS: list[tuple[int, str]] = [
     (0, "minikcm"),  # the package's own __init__ names the version only
     (0, "minikcm.upstream"), (0, "minikcm.clock"), (0, "minikcm.driver"), (0, "minikcm.features"),
-    (0, "minikcm.logs"),
+    (0, "minikcm.logs"), (0, "minikcm.signals"),
     (1, "minikcm.apimachinery"), (1, "minikcm.api"),
     (2, "minikcm.apiserver"),
     (3, "minikcm.client"),

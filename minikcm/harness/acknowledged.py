@@ -21,8 +21,10 @@ from datetime import datetime
 from typing import Any
 
 from minikcm.apimachinery import errors
+from minikcm.apimachinery.watch import Interface as WatchInterface
 from minikcm.apiserver.persistence import DB_FILE
 from minikcm.apiserver.server import APIServer
+from minikcm.apiserver.storage import Storage
 from minikcm.driver import Step
 
 WireDict = dict[str, Any]
@@ -52,8 +54,8 @@ class RecordingServer:
     """Stands where the scenario's APIServer stood; forwards to the current server and records acknowledged writes.
 
     `reload()` closes the current server and starts another on the same data
-    directory, as a restarted kube-apiserver reads etcd. Anything else is read
-    from the current server (`storage`, `get`, `list`, `watch`, ...).
+    directory, as a restarted kube-apiserver reads etcd. Reads (`storage`,
+    `get`, `list`, `watch`) go to the current server.
     """
 
     def __init__(self, target: APIServer, data_dir: str) -> None:
@@ -62,8 +64,20 @@ class RecordingServer:
         self.acks: list[Ack] = []
         self._steps = target.steps()
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.target, name)
+    # -- reads: the current server answers ------------------------------------------------------------------
+
+    @property
+    def storage(self) -> Storage:
+        return self.target.storage
+
+    def get(self, resource: str, namespace: str | None, name: str, **kw: Any) -> WireDict:
+        return self.target.get(resource, namespace, name, **kw)
+
+    def list(self, resource: str, namespace: str | None, **kw: Any) -> WireDict:
+        return self.target.list(resource, namespace, **kw)
+
+    def watch(self, resource: str, namespace: str | None, **kw: Any) -> WatchInterface:
+        return self.target.watch(resource, namespace, **kw)
 
     def steps(self) -> list[Step]:
         """The server's steps, delegating to whichever server is current (they survive reloads)."""
