@@ -18,9 +18,8 @@ EventAggregator.event_aggregate and EventLogger.event_observe.
 
 Not ported: nothing of this file is left out.
 Differs from Go:
-- The spam filter's token bucket is `minikcm.util.workqueue`'s port of
-  golang.org/x/time/rate's Limiter, which is what client-go's
-  flowcontrol.NewTokenBucketPassiveRateLimiterWithClock wraps.
+- The spam filter's token bucket is `minikcm.util.rate`'s Limiter (golang.org/x/time/rate),
+  which is what client-go's flowcontrol.NewTokenBucketPassiveRateLimiterWithClock wraps.
 - The counting patch is built by `create_two_way_merge_patch`, a plain JSON
   diff (maps recursed, lists replaced whole) standing in for
   strategicpatch.CreateTwoWayMergePatch. The two documents it compares differ
@@ -46,8 +45,7 @@ from kubernetes.client import CoreV1Event, V1ObjectMeta
 
 from minikcm.apimachinery.convert import deep_copy, to_wire
 from minikcm.clock import Clock, or_real
-from minikcm.util import lru
-from minikcm.util.workqueue.default_rate_limiters import Limiter
+from minikcm.util import lru, rate
 
 if TYPE_CHECKING:
     from minikcm.tools.record.event import CorrelatorOptions
@@ -154,7 +152,7 @@ class EventSourceObjectSpamFilter:
         record = value if found else SpamRecord()
         if record.rate_limiter is None:
             # Go: flowcontrol.NewTokenBucketPassiveRateLimiterWithClock
-            record.rate_limiter = Limiter(self.qps, self.burst, self.clock)
+            record.rate_limiter = rate.new_limiter(self.qps, self.burst, self.clock)
         filtered = not record.rate_limiter.allow_n(self.clock.now(), 1)  # Go: TryAccept
         self.cache.add(event_key, record)
         return filtered
@@ -170,7 +168,7 @@ def new_event_source_object_spam_filter(lru_cache_size: int, burst: int, qps: fl
 class SpamRecord:
     """Port of spamRecord (events_cache.go): the token bucket of one spam key."""
 
-    rate_limiter: Limiter | None = None
+    rate_limiter: rate.Limiter | None = None
 
 
 # --- aggregation -------------------------------------------------------------------------------
