@@ -26,6 +26,8 @@ from minikcm.harness.chaos import (
 )
 from minikcm.sim.scenarios import SCENARIOS
 
+pytestmark = pytest.mark.slow  # the quick loop (`-m "not slow"`) leaves these out
+
 SEEDS = (1, 2)
 """Seeds every scenario plays in CI (about 0.1 to 0.6 s a run)."""
 
