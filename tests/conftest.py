@@ -26,12 +26,14 @@ def rng() -> random.Random:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark `slow` what builds the site (`built_site`, also behind `base_url`), drives Chromium, or runs tests/e2e.
+    """Mark `slow` what builds the site (`built_site`, also behind `base_url`), drives Chromium, runs tests/e2e,
+    or is `threaded`.
 
-    tests/e2e starts real servers and processes and drives kubectl; the fuzz, chaos and
+    tests/e2e starts real servers and processes and drives kubectl; `threaded` tests wait
+    on the wall clock (191 of them took 43 s here, 15 s of it CPU). The fuzz, chaos and
     election-fault modules carry the mark themselves (`pytestmark`).
     """
     for item in items:
         if ("built_site" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser")
-                or item.nodeid.startswith("tests/e2e/")):
+                or item.get_closest_marker("threaded") or item.nodeid.startswith("tests/e2e/")):
             item.add_marker(pytest.mark.slow)
