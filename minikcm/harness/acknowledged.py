@@ -64,21 +64,6 @@ class RecordingServer:
         self.acks: list[Ack] = []
         self._steps = target.steps()
 
-    # -- reads: the current server answers ------------------------------------------------------------------
-
-    @property
-    def storage(self) -> Storage:
-        return self.target.storage
-
-    def get(self, resource: str, namespace: str | None, name: str, **kw: Any) -> WireDict:
-        return self.target.get(resource, namespace, name, **kw)
-
-    def list(self, resource: str, namespace: str | None, **kw: Any) -> WireDict:
-        return self.target.list(resource, namespace, **kw)
-
-    def watch(self, resource: str, namespace: str | None, **kw: Any) -> WatchInterface:
-        return self.target.watch(resource, namespace, **kw)
-
     def steps(self) -> list[Step]:
         """The server's steps, delegating to whichever server is current (they survive reloads)."""
         def step(i: int, name: str) -> Step:
@@ -177,6 +162,21 @@ class RecordingServer:
                                 data_dir=self.data_dir)
         self._steps = self.target.steps()
         return forgotten
+
+    # -- reads go to the current server (last in the class: `list` would shadow the builtin in annotations) --
+
+    @property
+    def storage(self) -> Storage:
+        return self.target.storage
+
+    def get(self, resource: str, namespace: str | None, name: str, **kw: Any) -> WireDict:
+        return self.target.get(resource, namespace, name, **kw)
+
+    def list(self, resource: str, namespace: str | None, **kw: Any) -> WireDict:
+        return self.target.list(resource, namespace, **kw)
+
+    def watch(self, resource: str, namespace: str | None, **kw: Any) -> WatchInterface:
+        return self.target.watch(resource, namespace, **kw)
 
     def __repr__(self) -> str:
         return f"RecordingServer({self.target.storage!r}, acks={len(self.acks)})"
