@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from minikcm import __version__, logs
+from minikcm.signals import setup_signal_handler
 from minikcm.upstream import KUBERNETES_VERSION
 
 UP_DEFAULT_NODES = 32
@@ -72,7 +73,6 @@ def add_logging_flags(parser: argparse.ArgumentParser) -> None:
 
 def cmd_controller_manager(args: argparse.Namespace) -> int:
     """Check the flags, connect, and run until SIGINT/SIGTERM or lost leadership (exit 0, as upstream)."""
-    import signal
     import threading
 
     from minikcm.apimachinery.field import Aggregate
@@ -94,18 +94,15 @@ def cmd_controller_manager(args: argparse.Namespace) -> int:
         print(f"minikcm controller-manager: {err}", file=sys.stderr)
         return 1
     stop = threading.Event()
-
-    def on_signal(signum: int, frame: object) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
+    restore = setup_signal_handler(stop)
     exit_on_unhandled_thread_exception()  # runtime.REALLY_CRASH stays on, as in kube-controller-manager
     try:
         run(c.complete(), stop)
     except Exception as err:  # the run's own errors end the process with a message
         print(f"minikcm controller-manager: {err}", file=sys.stderr)
         return 1
+    finally:
+        restore()
     if not stop.is_set():
         print("minikcm controller-manager: leaderelection lost/stopped", file=sys.stderr)
     return 0

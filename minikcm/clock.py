@@ -33,6 +33,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Protocol
 
 Seconds = float
+"""A duration in seconds (Go: time.Duration); the one definition every module imports."""
 
 EPOCH = datetime(2026, 1, 1, 0, 0, 0, tzinfo=timezone.utc)
 """The time a `FakeClock` starts at unless told otherwise: deterministic runs all begin here."""

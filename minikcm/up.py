@@ -53,7 +53,6 @@ import csv
 import logging
 import os
 import shlex
-import signal
 import socket
 import sys
 import threading
@@ -87,6 +86,7 @@ from minikcm.cmd.controller_manager.controllermanager import new_controller_desc
 from minikcm.features import DEFAULT_FEATURE_GATE
 from minikcm.cmd.options import KubeControllerManagerOptions, new_kube_controller_manager_options
 from minikcm.informers import new_shared_informer_factory_with_options
+from minikcm.signals import setup_signal_handler
 from minikcm.sim.kubelet import KubeletConfig, host_ip_of, new_kubelet, pod_cidr_prefix
 from minikcm.sim.node_status import NodeStatusConfig, NodeStatusManager
 from minikcm.sim.volume_binder import VolumeBinderConfig, new_volume_binder
@@ -435,30 +435,6 @@ def print_banner(up: Up, out: TextIO) -> None:
     out.flush()
 
 
-def install_signal_handlers(stop: threading.Event) -> Callable[[], None]:
-    """SIGINT and SIGTERM set `stop`; a second one exits at once. Returns a function restoring the old ones.
-
-    Does nothing outside the main thread (Python delivers signals only there).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-
-    def on_signal(signum: int, frame: object) -> None:
-        if stop.is_set():
-            os._exit(1)  # a second Ctrl-C while shutting down: the user wants out now
-        stop.set()
-
-    for sig in previous:
-        signal.signal(sig, on_signal)
-
-    def restore() -> None:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-    return restore
-
-
 def run_up(port: int = 0, kubeconfig: str | None = None, data_dir: str | None = None,
            bind_address: str = "127.0.0.1", allow_non_loopback: bool = False, controllers: str = "*",
            controller_client: str = IN_PROCESS, kubelet: KubeletConfig | None = None,
@@ -473,7 +449,7 @@ def run_up(port: int = 0, kubeconfig: str | None = None, data_dir: str | None = 
     out = out or sys.stdout
     err = err or sys.stderr
     stop = stop or threading.Event()
-    restore = install_signal_handlers(stop)
+    restore = setup_signal_handler(stop)
     try:
         try:
             up = Up(port=port, kubeconfig=kubeconfig, data_dir=data_dir, bind_address=bind_address,

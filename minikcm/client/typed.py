@@ -19,7 +19,8 @@ run stays single-threaded.
 
 Not ported: rest.Request and everything HTTP (see rest.py), Apply/ApplyStatus,
 the ...WithContext twins, the generated fake typed clients (the Fake's transport
-plays them for every resource at once).
+plays them for every resource at once), the per-resource interfaces as separate
+declarations (interface.py names the classes here).
 Differs from Go:
 - One generic class per verb set (TypedClient, TypedClientWithStatus,
   TypedClientWithScale) instead of one generated client per resource; the
@@ -36,7 +37,32 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from kubernetes.client import V1ObjectMeta, V1Scale
+from kubernetes.client import (
+    CoreV1Event,
+    CoreV1EventList,
+    V1ControllerRevision,
+    V1ControllerRevisionList,
+    V1Deployment,
+    V1DeploymentList,
+    V1Lease,
+    V1LeaseList,
+    V1Namespace,
+    V1NamespaceList,
+    V1Node,
+    V1NodeList,
+    V1ObjectMeta,
+    V1PersistentVolumeClaim,
+    V1PersistentVolumeClaimList,
+    V1Pod,
+    V1PodList,
+    V1ReplicaSet,
+    V1ReplicaSetList,
+    V1Scale,
+    V1Service,
+    V1ServiceList,
+    V1StatefulSet,
+    V1StatefulSetList,
+)
 
 from minikcm.apimachinery import watch
 from minikcm.apimachinery.convert import from_wire, object_meta
@@ -50,7 +76,6 @@ from minikcm.apimachinery.meta import (
 )
 from minikcm.apimachinery.schema import ResourceInfo, resource_info
 from minikcm.apimachinery.types import STRATEGIC_MERGE_PATCH_TYPE, PatchType
-from minikcm.client import interface
 from minikcm.client.transport import Transport, WireDict, patch_bytes
 
 if TYPE_CHECKING:
@@ -166,7 +191,7 @@ class ModelWatcher:
 class TypedClient(Generic[T, L]):
     """Port of ClientWithList (gentype/type.go): the verbs of one resource in one namespace.
 
-    Satisfies interface.ResourceInterface. Cheap to make: group clients make
+    interface.ResourceInterface names it. Cheap to make: group clients make
     one per call. The namespace is dropped for cluster-scoped resources.
     """
 
@@ -277,7 +302,11 @@ class PodClient(TypedClientWithStatus[T, L]):
 
 
 class EventClient(TypedClient[T, L]):
-    """The events client, with the expansions the event recorder uses (event_expansion.go)."""
+    """The events client, with the expansions the event recorder uses (event_expansion.go).
+
+    The `..._with_event_namespace` calls take the namespace from the event, so a
+    sink made with `events("")` writes events into any namespace.
+    """
 
     def in_event_namespace(self, event: Any, verb: str) -> EventClient[T, L]:
         """This client, or one bound to the event's namespace when this one has none."""
@@ -312,22 +341,23 @@ class CoreV1Client:
     def __init__(self, clientset: Clientset) -> None:
         self.clientset = clientset
 
-    def namespaces(self) -> interface.NamespaceInterface:
+    def namespaces(self) -> TypedClientWithStatus[V1Namespace, V1NamespaceList]:
         return TypedClientWithStatus(self.clientset, "namespaces", "")
 
-    def nodes(self) -> interface.NodeInterface:
+    def nodes(self) -> TypedClientWithStatus[V1Node, V1NodeList]:
         return TypedClientWithStatus(self.clientset, "nodes", "")
 
-    def pods(self, namespace: str) -> interface.PodInterface:
+    def pods(self, namespace: str) -> PodClient[V1Pod, V1PodList]:
         return PodClient(self.clientset, "pods", namespace)
 
-    def events(self, namespace: str) -> interface.EventInterface:
+    def events(self, namespace: str) -> EventClient[CoreV1Event, CoreV1EventList]:
         return EventClient(self.clientset, "events", namespace)
 
-    def persistent_volume_claims(self, namespace: str) -> interface.PersistentVolumeClaimInterface:
+    def persistent_volume_claims(
+            self, namespace: str) -> TypedClientWithStatus[V1PersistentVolumeClaim, V1PersistentVolumeClaimList]:
         return TypedClientWithStatus(self.clientset, "persistentvolumeclaims", namespace)
 
-    def services(self, namespace: str) -> interface.ServiceInterface:
+    def services(self, namespace: str) -> TypedClientWithStatus[V1Service, V1ServiceList]:
         return TypedClientWithStatus(self.clientset, "services", namespace)
 
 
@@ -337,16 +367,16 @@ class AppsV1Client:
     def __init__(self, clientset: Clientset) -> None:
         self.clientset = clientset
 
-    def deployments(self, namespace: str) -> interface.DeploymentInterface:
+    def deployments(self, namespace: str) -> TypedClientWithScale[V1Deployment, V1DeploymentList]:
         return TypedClientWithScale(self.clientset, "deployments", namespace)
 
-    def replica_sets(self, namespace: str) -> interface.ReplicaSetInterface:
+    def replica_sets(self, namespace: str) -> TypedClientWithScale[V1ReplicaSet, V1ReplicaSetList]:
         return TypedClientWithScale(self.clientset, "replicasets", namespace)
 
-    def stateful_sets(self, namespace: str) -> interface.StatefulSetInterface:
+    def stateful_sets(self, namespace: str) -> TypedClientWithScale[V1StatefulSet, V1StatefulSetList]:
         return TypedClientWithScale(self.clientset, "statefulsets", namespace)
 
-    def controller_revisions(self, namespace: str) -> interface.ControllerRevisionInterface:
+    def controller_revisions(self, namespace: str) -> TypedClient[V1ControllerRevision, V1ControllerRevisionList]:
         return TypedClient(self.clientset, "controllerrevisions", namespace)
 
 
@@ -356,7 +386,7 @@ class CoordinationV1Client:
     def __init__(self, clientset: Clientset) -> None:
         self.clientset = clientset
 
-    def leases(self, namespace: str) -> interface.LeaseInterface:
+    def leases(self, namespace: str) -> TypedClient[V1Lease, V1LeaseList]:
         return TypedClient(self.clientset, "leases", namespace)
 
 
@@ -364,7 +394,7 @@ class CoordinationV1Client:
 
 
 class Clientset:
-    """Port of Clientset (kubernetes/clientset.go): interface.Interface over one transport.
+    """Port of Clientset (kubernetes/clientset.go): kubernetes.Interface (interface.Interface) over one transport.
 
     The backends subclass it only to build their transport from what their
     callers have (an APIServer, a kubeconfig). `fake`, when set, is a

@@ -1,6 +1,6 @@
 """No upstream twin. Seeded chaos runs: the workload scenarios again, under injected faults.
 
-`minikcm chaos run --seed N --runs K [--scenario NAME]` and tests/sim/test_chaos.py
+`minikcm chaos run --seed N --runs K [--scenario NAME]` and tests/harness/test_chaos.py
 play the deterministic scenarios of chapters P3 to P5 (`rolling-update`,
 `recreate`, `proportional-scaling`, `statefulset-ordered`,
 `statefulset-partition`, `cascade-delete`) while a `Chaos` harness breaks
@@ -21,9 +21,10 @@ What the harness changes in a scenario's world (`Chaos.install`):
   and a watch resumed from a resourceVersion sometimes ends at once with
   410 Expired (the reflector relists).
 - The API server becomes one that persists to SQLite (a temporary data
-  directory) behind a `RecordingServer`, which every caller uses (the
-  scenario's kubectl writes, the kubelet, the controllers). It records every
-  write that returned successfully: the acknowledged writes.
+  directory) behind a `RecordingServer` (minikcm.harness.acknowledged), which
+  every caller uses (the scenario's kubectl writes, the kubelet, the
+  controllers). It records every write that returned successfully: the
+  acknowledged writes.
 - A `chaos` step, at seeded times, does one of: close an open watch early;
   restart the leader's informers and controllers (fresh caches, same Lease);
   crash the leading process (its steps vanish, its watches drop, the Lease is
@@ -57,7 +58,6 @@ import logging
 import os
 import random
 import shutil
-import sqlite3
 import tempfile
 import threading
 import time
@@ -70,13 +70,13 @@ from typing import Any
 
 from minikcm.apimachinery import errors, runtime, watch
 from minikcm.apimachinery.schema import GroupResource
-from minikcm.apiserver.persistence import DB_FILE
 from minikcm.apiserver.server import APIServer
 from minikcm.client import InProcessClientset
 from minikcm.client.testing.actions import Action
 from minikcm.client.testing.fake import Fake
 from minikcm.clock import EPOCH
 from minikcm.driver import Driver, Step, TraceEntry
+from minikcm.harness.acknowledged import RecordingServer, verify_acknowledged
 from minikcm.informers import new_shared_informer_factory_with_options
 from minikcm.sim.scenarios import SCENARIOS
 from minikcm.sim.scenarios.base import Run
@@ -98,7 +98,6 @@ LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD = 15.0, 10.0, 2.0
 WRITE_VERBS = ("create", "update", "patch", "delete", "delete-collection")
 CONTROLLERS = ("replicaset", "deployment", "statefulset", "garbagecollector")
 """Cluster component names that are controllers (they move into the elected processes)."""
-WireDict = dict[str, Any]
 
 
 class ChaosViolation(RuntimeError):
@@ -177,202 +176,6 @@ class ChaosResult:
         lines = [head] + [f"  {v}" for v in self.violations]
         lines.append(f"  replay: {self.replay_command()}")
         return "\n".join(lines)
-
-
-# -- the API server, reloadable and recording ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Ack:
-    """One acknowledged write: what the caller was told."""
-
-    seq: int
-    verb: str
-    resource: str
-    namespace: str
-    name: str
-    uid: str
-    resource_version: int
-    terminating: bool
-    """The answer carried a deletionTimestamp (the object may be gone later without another write)."""
-
-
-def _rv(obj: WireDict) -> int:
-    value = (obj.get("metadata") or {}).get("resourceVersion") or "0"
-    return int(value) if str(value).isdigit() else 0
-
-
-class RecordingServer:
-    """Stands where the scenario's APIServer stood; forwards to the current server and records acknowledged writes.
-
-    `reload()` closes the current server and starts another on the same data
-    directory, as a restarted kube-apiserver reads etcd. Anything else is read
-    from the current server (`storage`, `get`, `list`, `watch`, ...).
-    """
-
-    def __init__(self, harness: Chaos, target: APIServer) -> None:
-        self.harness = harness
-        self.target = target
-        self.acks: list[Ack] = []
-        self._steps = target.steps()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.target, name)
-
-    def steps(self) -> list[Step]:
-        """The server's steps, delegating to whichever server is current (they survive reloads)."""
-        def step(i: int, name: str) -> Step:
-            def wakeup() -> datetime | None:
-                w = self._steps[i].wakeup
-                return w() if w is not None else None
-            return Step(name, lambda: self._steps[i].ready(), lambda: self._steps[i].run(), wakeup,
-                        self._steps[i].delivers)
-        return [step(i, s.name) for i, s in enumerate(self._steps)]
-
-    def record(self, verb: str, resource: str, namespace: str | None, obj: WireDict, *,
-               uid: str = "", terminating: bool | None = None) -> None:
-        meta = obj.get("metadata") or {}
-        self.acks.append(Ack(len(self.acks), verb, resource, namespace or meta.get("namespace") or "",
-                             meta.get("name", ""), uid or meta.get("uid", ""), _rv(obj),
-                             bool(meta.get("deletionTimestamp")) if terminating is None else terminating))
-
-    def answer_object(self, resource: str, namespace: str | None, name: str, answer: WireDict) -> WireDict:
-        """The object a write changed: the answer itself, or (a Scale, a Status) the object read after it."""
-        kind = answer.get("kind", "")
-        if kind and kind != "Status" and kind != "Scale" and (answer.get("metadata") or {}).get("uid"):
-            return answer
-        try:
-            return self.target.get(resource, namespace, name)
-        except errors.StatusError:
-            return {}
-
-    def create(self, resource: str, namespace: str | None, obj: WireDict, **kw: Any) -> WireDict:
-        out = self.target.create(resource, namespace, obj, **kw)
-        if not kw.get("dry_run"):
-            if kw.get("subresource"):  # pods/binding: the pod changed
-                name = (obj.get("metadata") or {}).get("name", "")
-                changed = self.answer_object(resource, namespace, name, out)
-                if changed:
-                    self.record("update", resource, namespace, changed)
-            else:
-                self.record("create", resource, namespace, out)
-        return out
-
-    def update(self, resource: str, namespace: str | None, obj: WireDict, **kw: Any) -> WireDict:
-        out = self.target.update(resource, namespace, obj, **kw)
-        if not kw.get("dry_run"):
-            name = (obj.get("metadata") or {}).get("name", "")
-            changed = self.answer_object(resource, namespace, name, out)
-            if changed:
-                self.record("update", resource, namespace, changed)
-        return out
-
-    def patch(self, resource: str, namespace: str | None, name: str, *args: Any, **kw: Any) -> WireDict:
-        out = self.target.patch(resource, namespace, name, *args, **kw)
-        if not kw.get("dry_run"):
-            changed = self.answer_object(resource, namespace, name, out)
-            if changed:
-                self.record("patch", resource, namespace, changed)
-        return out
-
-    def delete(self, resource: str, namespace: str | None, name: str, **kw: Any) -> WireDict:
-        try:
-            before = self.target.get(resource, namespace, name)
-        except errors.StatusError:
-            before = {}
-        out = self.target.delete(resource, namespace, name, **kw)
-        if not kw.get("dry_run") and before:
-            uid = before["metadata"]["uid"]
-            left = out if (out.get("metadata") or {}).get("uid") == uid else before
-            self.record("delete", resource, namespace, {**left, "metadata": {**left["metadata"], "name": name}},
-                        uid=uid, terminating=True)
-        return out
-
-    def delete_collection(self, resource: str, namespace: str | None, **kw: Any) -> WireDict:
-        before = self.target.list(resource, namespace, label_selector=kw.get("label_selector", ""),
-                                  field_selector=kw.get("field_selector", ""))["items"]
-        out = self.target.delete_collection(resource, namespace, **kw)
-        if not kw.get("dry_run"):
-            for obj in before:
-                self.record("delete", resource, obj["metadata"].get("namespace"), obj, terminating=True)
-        return out
-
-    def reload(self, rng: random.Random, forget: float = 0.0) -> int:
-        """Stop every watch, close the server, start a new one on the same data directory.
-
-        With `forget` > 0 (tests only) that fraction of the acknowledged
-        objects is deleted from the SQLite file between the two: a broken store.
-        Returns how many objects were forgotten.
-        """
-        old = self.target
-        with old.storage.lock:
-            watchers = old.storage.watchers_locked()
-        for w in watchers:
-            w.stop()
-        old.close()
-        forgotten = 0
-        if forget > 0:
-            forgotten = forget_rows(os.path.join(self.harness.data_dir, DB_FILE), self.acks, rng, forget)
-        self.target = APIServer(clock=old.clock, rng=random.Random(rng.getrandbits(64)),
-                                data_dir=self.harness.data_dir)
-        self._steps = self.target.steps()
-        return forgotten
-
-    def __repr__(self) -> str:
-        return f"RecordingServer({self.target.storage!r}, acks={len(self.acks)})"
-
-
-def forget_rows(path: str, acks: list[Ack], rng: random.Random, fraction: float) -> int:
-    """Delete about `fraction` of the acknowledged objects (never namespaces or leases) from a closed SQLite file."""
-    keys = sorted({(a.resource, a.namespace, a.name) for a in acks
-                   if a.verb != "delete" and a.resource not in ("namespaces", "leases", "events")})
-    chosen = [k for k in keys if rng.random() < fraction]
-    if not chosen:
-        return 0
-    db = sqlite3.connect(path, isolation_level=None)
-    try:
-        for resource, namespace, name in chosen:
-            db.execute("DELETE FROM objects WHERE resource = ? AND namespace = ? AND name = ?",
-                       (resource, namespace, name))
-    finally:
-        db.close()
-    return len(chosen)
-
-
-def verify_acknowledged(server: APIServer, acks: list[Ack]) -> list[str]:
-    """Every acknowledged write is in the store: the messages of those that are not.
-
-    For each object (uid) that was written, its last acknowledged write
-    decides: after a delete, or a write whose answer was terminating, the object
-    may be gone; otherwise it must be there, same uid, at that
-    resourceVersion or a later one.
-    """
-    last: dict[str, Ack] = {}
-    for ack in acks:
-        if ack.uid:
-            last[ack.uid] = ack
-    problems = []
-    for uid, ack in sorted(last.items(), key=lambda item: item[1].seq):
-        try:
-            now = server.get(ack.resource, ack.namespace, ack.name)
-        except errors.StatusError as err:
-            if not errors.is_not_found(err):
-                raise
-            now = None
-        same = now is not None and now["metadata"].get("uid") == uid
-        if ack.verb == "delete" or ack.terminating:
-            if same and now is not None and ack.verb == "delete" and not now["metadata"].get("deletionTimestamp"):
-                problems.append(f"{ack.resource} {ack.namespace}/{ack.name} (uid {uid}): acknowledged delete "
-                                f"(write #{ack.seq}) but the object is there, not terminating")
-            continue
-        if not same:
-            problems.append(f"{ack.resource} {ack.namespace}/{ack.name} (uid {uid}): acknowledged {ack.verb} "
-                            f"(write #{ack.seq}, resourceVersion {ack.resource_version}) is missing from the store")
-        elif now is not None and _rv(now) < ack.resource_version:
-            problems.append(f"{ack.resource} {ack.namespace}/{ack.name} (uid {uid}): store holds resourceVersion "
-                            f"{_rv(now)}, older than the acknowledged {ack.verb} at {ack.resource_version} "
-                            f"(write #{ack.seq})")
-    return problems
 
 
 # -- kube-controller-manager processes ----------------------------------------------------------------------
@@ -539,7 +342,7 @@ class Chaos:
                               data_dir=self.data_dir)
         if old.storage.resource_version != persisted.storage.resource_version:
             raise RuntimeError("the scenario wrote to the API server before it played; chaos cannot take it over")
-        self.server = RecordingServer(self, persisted)
+        self.server = RecordingServer(persisted, self.data_dir)
         c.server = self.server  # type: ignore[assignment]
         c.client.transport.server = self.server  # type: ignore[attr-defined]
         old.close()

@@ -32,6 +32,8 @@ from minikcm.clock import EPOCH, FakeClock
 from . import fuzz_strategies as fs
 from .builders import deployment, lease, pod
 
+pytestmark = pytest.mark.slow  # the quick loop (`-m "not slow"`) leaves these out
+
 NS = fs.NAMESPACE
 PATCH_TYPES = [types.MERGE_PATCH_TYPE, types.STRATEGIC_MERGE_PATCH_TYPE, types.APPLY_PATCH_TYPE]
 

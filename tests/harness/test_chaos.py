@@ -16,16 +16,17 @@ from minikcm.apimachinery import errors
 from minikcm.apiserver.server import APIServer
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.harness import chaos
+from minikcm.harness.acknowledged import Ack, verify_acknowledged
 from minikcm.harness.chaos import (
     CHAOS_SCENARIOS,
-    Ack,
     Chaos,
     ChaosConfig,
     plan,
     run_chaos,
-    verify_acknowledged,
 )
 from minikcm.sim.scenarios import SCENARIOS
+
+pytestmark = pytest.mark.slow  # the quick loop (`-m "not slow"`) leaves these out
 
 SEEDS = (1, 2)
 """Seeds every scenario plays in CI (about 0.1 to 0.6 s a run)."""

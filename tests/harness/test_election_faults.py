@@ -12,6 +12,8 @@ from minikcm.clock import EPOCH, FakeClock
 from minikcm.harness import election_faults as ef
 from minikcm.harness.election_faults import Fault, Schedule, generate, run_schedule
 
+pytestmark = pytest.mark.slow  # the quick loop (`-m "not slow"`) leaves these out
+
 CI_SEEDS = range(1, 31)
 
 

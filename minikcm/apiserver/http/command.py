@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import inspect
 import shlex
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any, TextIO
 
 from minikcm.apiserver.http.server import BindRefused, ServerHandle, serve
 from minikcm.apiserver.server import APIServer
+from minikcm.signals import setup_signal_handler
 
 STOP_POLL_SECONDS = 0.5
 
@@ -96,7 +96,7 @@ def run(port: int = 0, kubeconfig: str | None = None, data_dir: str | None = Non
         close_api(api)
         return 1
     stop = stop or threading.Event()
-    restore = _install_signal_handlers(stop)
+    restore = setup_signal_handler(stop)
     try:
         print_banner(handle, out)
         while not stop.wait(STOP_POLL_SECONDS):
@@ -111,22 +111,3 @@ def run(port: int = 0, kubeconfig: str | None = None, data_dir: str | None = Non
         restore()
     print("minikcm apiserver stopped", file=out)
     return 0
-
-
-def _install_signal_handlers(stop: threading.Event) -> Any:
-    """SIGINT and SIGTERM set `stop` (main thread only); returns a function that restores the old ones."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-
-    def on_signal(signum: int, frame: object) -> None:
-        stop.set()
-
-    for sig in previous:
-        signal.signal(sig, on_signal)
-
-    def restore() -> None:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-    return restore

@@ -54,7 +54,7 @@ Differs from Go:
 - slow_start_batch, run_for_all and the control take `inline` (no Go twin;
   the controller passes `inline=clock.driven`): the calls run on the caller's
   thread, in order, instead of in a wait.Group's threads.
-- The revision-equality cache is a small LRU (k8s.io/utils/lru) of positive answers.
+- The revision-equality cache (a `minikcm.util.lru.Cache`) holds positive answers only.
 - The consistency store is held by the pod control and the status updater
   (see stateful_pod_control), not by this struct.
 """
@@ -64,8 +64,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -109,6 +108,7 @@ from minikcm.controller.statefulset.stateful_set_utils import (
     sort_pods_by,
     storage_matches,
 )
+from minikcm.util import lru
 
 log = logging.getLogger(__name__)
 
@@ -146,33 +146,7 @@ def new_default_stateful_set_control(pod_control: StatefulPodControl,
     Parallel mode run its pod operations inline instead of in threads.
     """
     return DefaultStatefulSetControl(pod_control, status_updater, controller_history,
-                                     LRUCache(MAX_REVISION_EQUALITY_CACHE_ENTRIES), inline=inline)
-
-
-class LRUCache:
-    """Port of the part of k8s.io/utils/lru.Cache used here: add, get, least recently used evicted first."""
-
-    def __init__(self, max_entries: int) -> None:
-        self.max_entries = max_entries
-        self._lock = threading.Lock()
-        self._items: OrderedDict[Hashable, object] = OrderedDict()
-
-    def add(self, key: Hashable, value: object) -> None:
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.max_entries:
-                self._items.popitem(last=False)
-
-    def get(self, key: Hashable) -> tuple[object, bool]:
-        with self._lock:
-            if key not in self._items:
-                return None, False
-            self._items.move_to_end(key)
-            return self._items[key], True
-
-    def __len__(self) -> int:
-        return len(self._items)
+                                     lru.new(MAX_REVISION_EQUALITY_CACHE_ENTRIES), inline=inline)
 
 
 @dataclass(frozen=True)
@@ -186,7 +160,7 @@ class RevisionEqualityKey:
 
 def set_matches_latest_existing_revision(set_: V1StatefulSet, proposed_revision: V1ControllerRevision,
                                          latest_existing_revision: V1ControllerRevision, collision_count: int,
-                                         memory: LRUCache) -> bool:
+                                         memory: lru.Cache) -> bool:
     """Port of setMatchesLatestExistingRevision (1.35): the newest revision says the same as the set.
 
     A revision created by an older release may encode the same template with
@@ -332,7 +306,7 @@ class DefaultStatefulSetControl:
     """Port of defaultStatefulSetControl: the StatefulSet semantics (see the module docstring)."""
 
     def __init__(self, pod_control: StatefulPodControl, status_updater: StatefulSetStatusUpdaterInterface,
-                 controller_history: history.Interface, revision_equality_cache: LRUCache, *,
+                 controller_history: history.Interface, revision_equality_cache: lru.Cache, *,
                  inline: bool = False) -> None:
         self.pod_control = pod_control
         self.status_updater = status_updater

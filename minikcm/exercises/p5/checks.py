@@ -49,6 +49,7 @@ from minikcm.controller.statefulset import stateful_set_utils as ssu
 from minikcm.exercises.base import Case, Chapter, CheckFailed, Exercise, expect, expect_equal
 from minikcm.sim.scenarios import get_scenario
 from minikcm.sim.scenarios.statefulset import IMAGE_V1, IMAGE_V2, StatefulSetScenario, stateful_set
+from minikcm.util import lru
 
 STATEFULSET = "minikcm.controller.statefulset"
 NOW = EPOCH + timedelta(hours=1)
@@ -229,7 +230,7 @@ class RecordingPodControl:
 def new_control(pod_control: RecordingPodControl) -> control.DefaultStatefulSetControl:
     """A real DefaultStatefulSetControl over the recording pod control (no history or status writer needed)."""
     return control.DefaultStatefulSetControl(pod_control, None, None,  # type: ignore[arg-type]
-                                             control.LRUCache(1), inline=True)
+                                             lru.new(1), inline=True)
 
 
 def mode(monotonic: bool) -> str:

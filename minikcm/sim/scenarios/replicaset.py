@@ -28,22 +28,28 @@ Start reading at: ReplicaSetScale.play, then ReplicaSetController.manage_replica
 Good breakpoints: ReplicaSetController.sync_replica_set, ReplicaSetController.manage_replicas,
 slow_start_batch, get_pods_to_delete, ActivePodsWithRanks.less.
 
-Design notes: the batch of a create is read, not computed. RecordingPodControl
-looks up the call stack for the running slow_start_batch and reads its
-`batch_size` local, as a debugger's variables pane would; nothing is patched.
-A slow_start_batch without that local (a learner's own) leaves the label out.
+Design notes: the batch of a create is worked out from what the controller
+holds, nothing is patched. manage_replicas records "expect `diff` creates"
+before its first create, and one driver step of the worker is one sync, so
+RecordingPodControl counts the creates of the step and places the n-th in
+slow-start's batches of 1, 2, 4, ... of `diff` (`slow_start_batch_of`).
+The labels are the batches a correct slow_start_batch makes.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 from kubernetes.client import V1OwnerReference, V1PodTemplateSpec
 
 from minikcm.clock import EPOCH
-from minikcm.controller.controller_utils import PodControlInterface
+from minikcm.controller.controller_utils import (
+    SLOW_START_INITIAL_BATCH_SIZE,
+    ControllerExpectationsInterface,
+    PodControlInterface,
+)
+from minikcm.driver import Driver
 from minikcm.sim.scenarios.base import Run
 from minikcm.sim.scenarios.cluster import Cluster, WireDict, is_ready, is_terminating, replica_set
 
@@ -54,14 +60,19 @@ TIMEOUT = 120.0
 """Fake seconds a phase may take before the script gives up."""
 
 
-def slow_start_batch_size() -> int | None:
-    """The `batch_size` of the slow_start_batch call on the stack, or None when there is none (or no such local)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_name == "slow_start_batch":
-            size = frame.f_locals.get("batch_size")
-            return size if isinstance(size, int) else None
-        frame = frame.f_back  # type: ignore[assignment]
+def slow_start_batch_of(diff: int, index: int) -> int | None:
+    """The size of the slow-start batch that holds the `index`-th (from 0) of `diff` creates, or None past them.
+
+    slow_start_batch's batches, from SLOW_START_INITIAL_BATCH_SIZE (1): 7
+    creates go 1, 2, 4, so creates 0, 1-2 and 3-6 are in batches of 1, 2 and 4.
+    """
+    remaining, size = diff, min(diff, SLOW_START_INITIAL_BATCH_SIZE)
+    while size > 0:
+        if index < size:
+            return size
+        index -= size
+        remaining -= size
+        size = min(2 * size, remaining)
     return None
 
 
@@ -85,15 +96,32 @@ class RecordingPodControl:
     scenario's check raises them after the step instead.
     """
 
-    def __init__(self, inner: PodControlInterface, cluster: Cluster) -> None:
+    def __init__(self, inner: PodControlInterface, cluster: Cluster,
+                 expectations: ControllerExpectationsInterface) -> None:
         self.inner = inner
         self.cluster = cluster
+        self.expectations = expectations
+        self.sync_creates: dict[str, int] = {}
+        """ReplicaSet key -> creates in the driver step running now (one step of the worker is one sync)."""
+        cluster.driver.observers.append(self.step_done)
         self.creates: list[tuple[float, str, int | None]] = []
         self.deletions: list[Deletion] = []
         self.violations: list[str] = []
 
     def __repr__(self) -> str:
         return f"RecordingPodControl(creates={len(self.creates)}, deletions={len(self.deletions)})"
+
+    def step_done(self, driver: Driver) -> None:
+        self.sync_creates.clear()
+
+    def batch_of_next_create(self, rs_key: str) -> int | None:
+        """The slow-start batch of the create about to happen: manage_replicas expected `diff` creates first."""
+        exp, exists = self.expectations.get_expectations(rs_key)
+        if not exists or exp is None:
+            return None
+        index = self.sync_creates.get(rs_key, 0)
+        self.sync_creates[rs_key] = index + 1
+        return slow_start_batch_of(exp.get_expectations()[0], index)
 
     def since_start(self) -> float:
         return (self.cluster.clock.now() - EPOCH).total_seconds()
@@ -113,7 +141,7 @@ class RecordingPodControl:
         active, wanted = self.active_and_wanted(rs_name)
         if active >= wanted:
             self.violations.append(f"created a pod for rs {rs_name} with {active} of {wanted} pods already there")
-        batch = slow_start_batch_size()
+        batch = self.batch_of_next_create(f"{controller_object.metadata.namespace}/{rs_name}")
         before = {p["metadata"]["name"] for p in self.cluster.pods()}
         self.inner.create_pods(namespace, template, controller_object, controller_ref)
         new = sorted({p["metadata"]["name"] for p in self.cluster.pods()} - before)
@@ -155,7 +183,7 @@ class ReplicaSetScale:
     def __init__(self, seed: int) -> None:
         c = self.cluster = Cluster(seed)
         self.controller = c.with_replica_set_controller()
-        self.pod_control = RecordingPodControl(self.controller.pod_control, c)
+        self.pod_control = RecordingPodControl(self.controller.pod_control, c, self.controller.expectations)
         self.controller.pod_control = self.pod_control  # the seam upstream's tests use too (a fake pod control)
         self.kubelet = c.with_kubelet()
         c.start()

@@ -58,7 +58,7 @@ from kubernetes.client import CoreV1Event, V1EventSource, V1ObjectMeta, V1Object
 from minikcm.apimachinery import errors, runtime, watch
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.field import go_quote
-from minikcm.clock import Clock
+from minikcm.clock import Clock, Seconds
 from minikcm.driver import Step
 from minikcm.tools.record.events_cache import (
     EventAggregatorKeyFunc,
@@ -76,8 +76,6 @@ if TYPE_CHECKING:
     from minikcm.client.interface import EventInterface
 
 logger = logging.getLogger(__name__)
-
-Seconds = float
 
 MAX_TRIES_PER_EVENT = 12
 """Port of maxTriesPerEvent: writes of one event before it is given up."""

@@ -18,11 +18,8 @@ EventAggregator.event_aggregate and EventLogger.event_observe.
 
 Not ported: nothing of this file is left out.
 Differs from Go:
-- k8s.io/utils/lru is replaced by `LRUCache`, a small OrderedDict-based class
-  with only the Add and Get that this file uses.
-- The spam filter's token bucket is `minikcm.util.workqueue`'s port of
-  golang.org/x/time/rate's Limiter, which is what client-go's
-  flowcontrol.NewTokenBucketPassiveRateLimiterWithClock wraps.
+- The spam filter's token bucket is `minikcm.util.rate`'s Limiter (golang.org/x/time/rate),
+  which is what client-go's flowcontrol.NewTokenBucketPassiveRateLimiterWithClock wraps.
 - The counting patch is built by `create_two_way_merge_patch`, a plain JSON
   diff (maps recursed, lists replaced whole) standing in for
   strategicpatch.CreateTwoWayMergePatch. The two documents it compares differ
@@ -39,7 +36,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -49,7 +45,7 @@ from kubernetes.client import CoreV1Event, V1ObjectMeta
 
 from minikcm.apimachinery.convert import deep_copy, to_wire
 from minikcm.clock import Clock, or_real
-from minikcm.util.workqueue.default_rate_limiters import Limiter
+from minikcm.util import lru, rate
 
 if TYPE_CHECKING:
     from minikcm.tools.record.event import CorrelatorOptions
@@ -102,44 +98,6 @@ def _ensure_meta(event: CoreV1Event) -> V1ObjectMeta:
     return event.metadata
 
 
-# --- k8s.io/utils/lru ------------------------------------------------------------------------
-
-
-class LRUCache:
-    """Port of Cache (k8s.io/utils/lru/lru.go), only the Add and Get this file uses.
-
-    Holds at most `max_entries` keys; adding one more evicts the key used least
-    recently (a get counts as a use). Thread: any; `_lock` guards the dict.
-    """
-
-    def __init__(self, max_entries: int) -> None:
-        self.max_entries = max_entries
-        self._items: OrderedDict[str, Any] = OrderedDict()  # oldest first
-        self._lock = threading.Lock()
-
-    def add(self, key: str, value: Any) -> None:
-        """Port of Cache.Add: store `value` under `key` as the most recently used entry."""
-        with self._lock:
-            self._items[key] = value
-            self._items.move_to_end(key)
-            if self.max_entries > 0 and len(self._items) > self.max_entries:
-                self._items.popitem(last=False)
-
-    def get(self, key: str) -> tuple[Any, bool]:
-        """Port of Cache.Get: (value, True) and mark it used, or (None, False)."""
-        with self._lock:
-            if key not in self._items:
-                return None, False
-            self._items.move_to_end(key)
-            return self._items[key], True
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __repr__(self) -> str:
-        return f"LRUCache({len(self._items)}/{self.max_entries})"
-
-
 # --- keys --------------------------------------------------------------------------------------
 
 
@@ -181,7 +139,7 @@ class EventSourceObjectSpamFilter:
 
     def __init__(self, lru_cache_size: int, burst: int, qps: float, clock: Clock,
                  spam_key_func: EventSpamKeyFunc) -> None:
-        self.cache = LRUCache(lru_cache_size)  # spam key -> SpamRecord
+        self.cache = lru.new(lru_cache_size)  # spam key -> SpamRecord
         self.burst = burst
         self.qps = qps
         self.clock = clock
@@ -194,7 +152,7 @@ class EventSourceObjectSpamFilter:
         record = value if found else SpamRecord()
         if record.rate_limiter is None:
             # Go: flowcontrol.NewTokenBucketPassiveRateLimiterWithClock
-            record.rate_limiter = Limiter(self.qps, self.burst, self.clock)
+            record.rate_limiter = rate.new_limiter(self.qps, self.burst, self.clock)
         filtered = not record.rate_limiter.allow_n(self.clock.now(), 1)  # Go: TryAccept
         self.cache.add(event_key, record)
         return filtered
@@ -210,7 +168,7 @@ def new_event_source_object_spam_filter(lru_cache_size: int, burst: int, qps: fl
 class SpamRecord:
     """Port of spamRecord (events_cache.go): the token bucket of one spam key."""
 
-    rate_limiter: Limiter | None = None
+    rate_limiter: rate.Limiter | None = None
 
 
 # --- aggregation -------------------------------------------------------------------------------
@@ -270,7 +228,7 @@ class EventAggregator:
     def __init__(self, lru_cache_size: int, key_func: EventAggregatorKeyFunc,
                  message_func: EventAggregatorMessageFunc, max_events: int,
                  max_interval_in_seconds: int, clock: Clock) -> None:
-        self.cache = LRUCache(lru_cache_size)  # aggregate key -> AggregateRecord
+        self.cache = lru.new(lru_cache_size)  # aggregate key -> AggregateRecord
         self.key_func = key_func
         self.message_func = message_func
         self.max_events = max_events
@@ -357,7 +315,7 @@ class EventLogger:
     """
 
     def __init__(self, lru_cache_entries: int, clock: Clock) -> None:
-        self.cache = LRUCache(lru_cache_entries)  # cache key -> EventLog
+        self.cache = lru.new(lru_cache_entries)  # cache key -> EventLog
         self.clock = clock
         self._lock = threading.Lock()
 

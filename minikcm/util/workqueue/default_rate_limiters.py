@@ -1,4 +1,4 @@
-"""Port of k8s.io/client-go/util/workqueue/default_rate_limiters.go, with the token bucket it uses.
+"""Port of k8s.io/client-go/util/workqueue/default_rate_limiters.go.
 
 A rate limiter answers one question for the rate-limiting queue: how long should
 this item wait before it is retried? Per-item limiters count each item's failures
@@ -7,31 +7,23 @@ token bucket limits all retries together (10 per second, bursts of 100);
 `MaxOfRateLimiter` takes the longest answer, which is what controllers use.
 
 Start reading at: default_controller_rate_limiter, then
-ItemExponentialFailureRateLimiter.when, then Limiter.reserve_n.
+ItemExponentialFailureRateLimiter.when. The token bucket is minikcm.util.rate
+(golang.org/x/time/rate).
 
-The second half of the file ports the part of golang.org/x/time/rate (v0.14.0,
-rate.go) that BucketRateLimiter needs: Limiter with its reserve semantics.
-
-Not ported: the Typed generics; from x/time/rate, Wait/WaitN, SetLimit/SetBurst,
-Reservation.Cancel, Sometimes.
+Not ported: the Typed generics.
 Differs from Go:
 - Durations are float seconds, not truncated to nanoseconds.
-- Limiter reads time from an injected clock (Go: time.Now()), so
-  `default_controller_rate_limiter(clock)` and `Limiter(..., clock)` take one.
-- Go's InfDuration (the largest time.Duration) is `math.inf`.
+- `default_controller_rate_limiter(clock)` takes the clock its token bucket reads.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
 
-from minikcm.clock import Clock, or_real
-
-Seconds = float
+from minikcm.clock import Clock, Seconds
+from minikcm.util import rate
 
 MAX_INT64 = 2**63 - 1
 
@@ -71,7 +63,7 @@ def default_controller_rate_limiter(clock: Clock | None = None) -> MaxOfRateLimi
     """
     return new_max_of_rate_limiter(
         new_item_exponential_failure_rate_limiter(0.005, 1000.0),
-        BucketRateLimiter(Limiter(10.0, 100, clock)),
+        BucketRateLimiter(rate.new_limiter(10.0, 100, clock)),
     )
 
 
@@ -81,7 +73,7 @@ class BucketRateLimiter:
     Every `when` takes a token, whatever the item; it tracks no failures.
     """
 
-    def __init__(self, limiter: Limiter) -> None:
+    def __init__(self, limiter: rate.Limiter) -> None:
         self.limiter = limiter
 
     def when(self, item: Any) -> Seconds:
@@ -103,7 +95,6 @@ class BucketRateLimiter:
 
         Nothing to forget; a taken token stays taken.
         """
-        pass
 
     def __repr__(self) -> str:
         return f"BucketRateLimiter({self.limiter!r})"
@@ -245,20 +236,14 @@ class MaxOfRateLimiter:
 
         Ask every limiter (each counts the failure); keep the longest.
         """
-        longest = 0.0
-        for limiter in self.limiters:
-            longest = max(longest, limiter.when(item))
-        return longest
+        return max([0.0] + [limiter.when(item) for limiter in self.limiters])
 
     def num_requeues(self, item: Any) -> int:
         """Port of MaxOfRateLimiter.NumRequeues (util/workqueue/default_rate_limiters.go).
 
         The highest count any limiter has for `item`.
         """
-        most = 0
-        for limiter in self.limiters:
-            most = max(most, limiter.num_requeues(item))
-        return most
+        return max([0] + [limiter.num_requeues(item) for limiter in self.limiters])
 
     def forget(self, item: Any) -> None:
         """Port of MaxOfRateLimiter.Forget (util/workqueue/default_rate_limiters.go): every limiter forgets `item`."""
@@ -309,190 +294,3 @@ class WithMaxWaitRateLimiter:
 def new_with_max_wait_rate_limiter(limiter: RateLimiter, max_delay: Seconds) -> WithMaxWaitRateLimiter:
     """Port of NewWithMaxWaitRateLimiter (default_rate_limiters.go)."""
     return WithMaxWaitRateLimiter(limiter, max_delay)
-
-
-# ---------------------------------------------------------------------------
-# golang.org/x/time/rate (rate.go): the token bucket behind BucketRateLimiter
-# ---------------------------------------------------------------------------
-
-Limit = float
-"""Port of rate.Limit: events per second."""
-
-INF: Limit = math.inf
-"""Port of rate.Inf: no limit at all (every reservation is granted at once)."""
-
-INF_DURATION: Seconds = math.inf
-"""Port of rate.InfDuration: the delay of a reservation that can never be met."""
-
-ZERO_TIME = datetime.min.replace(tzinfo=timezone.utc)
-"""Go's zero time.Time: a Limiter that has never been used was last updated then."""
-
-END_OF_TIME = datetime.max.replace(tzinfo=timezone.utc)
-"""Where a reservation that waits INF_DURATION is dated (Go adds InfDuration and saturates)."""
-
-
-def every(interval: Seconds) -> Limit:
-    """Port of rate.Every (golang.org/x/time/rate/rate.go).
-
-    The limit that allows one event per `interval` (INF for a non-positive one).
-    """
-    if interval <= 0:
-        return INF
-    return 1 / interval
-
-
-@dataclass
-class Reservation:
-    """Port of rate.Reservation (golang.org/x/time/rate/rate.go).
-
-    The answer to reserve(): whether, and when, the events may happen.
-    """
-
-    ok: bool
-    lim: Limiter
-    tokens: int = 0
-    time_to_act: datetime = ZERO_TIME
-    limit: Limit = 0.0
-    """The limit when the reservation was made (Go keeps it for Cancel)."""
-
-    def delay(self) -> Seconds:
-        """Port of Reservation.Delay (golang.org/x/time/rate/rate.go).
-
-        How long from now (on the limiter's clock) until the reservation is met.
-        """
-        return self.delay_from(self.lim.clock.now())
-
-    def delay_from(self, t: datetime) -> Seconds:
-        """Port of Reservation.DelayFrom (golang.org/x/time/rate/rate.go).
-
-        0 if already met at `t`; INF_DURATION if never.
-        """
-        if not self.ok or self.time_to_act == END_OF_TIME:
-            return INF_DURATION
-        return max(0.0, (self.time_to_act - t).total_seconds())
-
-
-class Limiter:
-    """Port of rate.Limiter (golang.org/x/time/rate/rate.go).
-
-    A token bucket of `burst` tokens, refilled at `limit` tokens per second.
-
-    Starts full. Each event takes a token; when none is left, a reservation is
-    still granted but dated in the future, and the bucket goes into debt.
-    Example (limit 10, burst 100): 100 reservations at once are due now, the
-    101st in 0.1 s, the 102nd in 0.2 s; one second later ten more are due at once.
-    Thread: any; `_lock` guards the bucket.
-    """
-
-    def __init__(self, r: Limit, b: int, clock: Clock | None = None) -> None:
-        self.limit = r
-        self.burst = b
-        self.clock = or_real(clock)
-        self.tokens = float(b)             # guarded by _lock; negative when in debt
-        self.last: datetime = ZERO_TIME    # guarded by _lock: when `tokens` was last updated
-        self.last_event: datetime = ZERO_TIME  # guarded by _lock: latest time_to_act handed out
-        self._lock = threading.Lock()
-
-    def tokens_at(self, t: datetime) -> float:
-        """Port of Limiter.TokensAt (golang.org/x/time/rate/rate.go).
-
-        How many tokens the bucket holds at `t` (negative: debt).
-        """
-        with self._lock:
-            return self.advance(t)
-
-    def allow(self) -> bool:
-        """Port of Limiter.Allow (golang.org/x/time/rate/rate.go): take a token if one is available now."""
-        return self.allow_n(self.clock.now(), 1)
-
-    def allow_n(self, t: datetime, n: int) -> bool:
-        """Port of Limiter.AllowN (golang.org/x/time/rate/rate.go): take `n` tokens at `t` only if they are there."""
-        return self.reserve_n_limited(t, n, 0).ok
-
-    def reserve(self) -> Reservation:
-        """Port of Limiter.Reserve (golang.org/x/time/rate/rate.go): reserve one token now, however long that takes."""
-        return self.reserve_n(self.clock.now(), 1)
-
-    def reserve_n(self, t: datetime, n: int) -> Reservation:
-        """Port of Limiter.ReserveN (golang.org/x/time/rate/rate.go).
-
-        Reserve `n` tokens at `t`; `ok` is False only if n > burst.
-        """
-        return self.reserve_n_limited(t, n, INF_DURATION)
-
-    def reserve_n_limited(self, t: datetime, n: int, max_future_reserve: Seconds) -> Reservation:
-        """Port of Limiter.reserveN (golang.org/x/time/rate/rate.go): the one place tokens are taken.
-
-        Refills the bucket up to `t`, takes `n` tokens, and if that leaves a debt,
-        dates the reservation when the refill will have paid it. The reservation
-        is refused (nothing taken) if `n` exceeds the burst or the wait would be
-        longer than `max_future_reserve`.
-        Differs from Go: renamed, since the exported ReserveN takes `reserve_n`.
-        """
-        with self._lock:
-            if self.limit == INF:
-                return Reservation(ok=True, lim=self, tokens=n, time_to_act=t)
-
-            tokens = self.advance(t) - n
-            wait_duration = 0.0
-            if tokens < 0:
-                wait_duration = duration_from_tokens(self.limit, -tokens)
-
-            ok = n <= self.burst and wait_duration <= max_future_reserve
-            r = Reservation(ok=ok, lim=self, limit=self.limit)
-            if ok:
-                r.tokens = n
-                r.time_to_act = _add(t, wait_duration)
-                self.last = t
-                self.tokens = tokens
-                self.last_event = r.time_to_act
-            return r
-
-    def advance(self, t: datetime) -> float:
-        """Port of Limiter.advance (golang.org/x/time/rate/rate.go).
-
-        The tokens at `t`, refilled since `last`, at most `burst`.
-
-        Does not change the limiter. A `t` before `last` counts as no time passed.
-        Locking: `_lock` held.
-        """
-        last = min(self.last, t)
-        elapsed = (t - last).total_seconds()
-        tokens = self.tokens + tokens_from_duration(self.limit, elapsed)
-        return min(tokens, float(self.burst))
-
-    def __repr__(self) -> str:
-        return f"Limiter(limit={self.limit}/s, burst={self.burst}, tokens={self.tokens:.2f})"
-
-
-def new_limiter(r: Limit, b: int, clock: Clock | None = None) -> Limiter:
-    """Port of rate.NewLimiter (golang.org/x/time/rate/rate.go).
-
-    A full bucket of `b` tokens refilled at `r` per second.
-    """
-    return Limiter(r, b, clock)
-
-
-def duration_from_tokens(limit: Limit, tokens: float) -> Seconds:
-    """Port of Limit.durationFromTokens (golang.org/x/time/rate/rate.go): how long the refill takes to make `tokens`."""
-    if limit <= 0:
-        return INF_DURATION
-    return tokens / limit
-
-
-def tokens_from_duration(limit: Limit, d: Seconds) -> float:
-    """Port of Limit.tokensFromDuration (golang.org/x/time/rate/rate.go).
-
-    How many tokens `d` seconds of refill makes.
-    """
-    if limit <= 0:
-        return 0.0
-    return d * limit
-
-
-def _add(t: datetime, d: Seconds) -> datetime:
-    """`t + d`, saturating at the largest datetime (Go's time arithmetic does not raise)."""
-    try:
-        return t + timedelta(seconds=d)
-    except OverflowError:
-        return END_OF_TIME

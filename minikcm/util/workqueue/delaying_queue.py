@@ -42,11 +42,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from minikcm.clock import Clock, or_real
+from minikcm.clock import Clock, Seconds, or_real
 from minikcm.driver import Step
 from minikcm.util.workqueue.queue import Interface, QueueConfig, new_with_config
-
-Seconds = float
 
 MAX_WAIT: Seconds = 10.0
 """Port of maxWait (delaying_queue.go): the waiting thread looks at the heap at least this often."""

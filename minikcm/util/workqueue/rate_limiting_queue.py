@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from minikcm.clock import Clock, or_real
+from minikcm.clock import Clock, Seconds, or_real
 from minikcm.driver import Step
 from minikcm.util.workqueue.default_rate_limiters import RateLimiter
 from minikcm.util.workqueue.delaying_queue import (
@@ -25,8 +25,6 @@ from minikcm.util.workqueue.delaying_queue import (
     DelayingQueueConfig,
     new_delaying_queue_with_config,
 )
-
-Seconds = float
 
 
 class RateLimitingInterface(DelayingInterface, Protocol):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
@@ -23,6 +24,8 @@ from minikcm.apiserver.http.protobuf import CONTENT_TYPE as PROTOBUF
 from .. import fuzz_strategies as fs
 from .test_protobuf import DEPLOYMENT_BODY, NAMESPACE_BODY, SERVICE_BODY
 from .wire import HTTPSClient
+
+pytestmark = pytest.mark.slow  # the quick loop (`-m "not slow"`) leaves these out
 
 JSON = "application/json"
 YAML = "application/yaml"

@@ -32,7 +32,6 @@ from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.field import Aggregate
 from minikcm.controller.history import controller_history as history
 from minikcm.controller.statefulset.stateful_set_control import (
-    LRUCache,
     slow_start_batch,
     update_stateful_set_after_invariant_established,
 )
@@ -387,15 +386,6 @@ def test_get_set_revisions_semantic_comparison_keeps_a_1_33_revision():
         assert current.metadata.name == old.metadata.name
         if gate_on:
             assert len(ssc.revision_equality_cache) == 1  # the answer is remembered
-
-
-def test_lru_cache_evicts_least_recently_used():
-    cache = LRUCache(2)
-    cache.add("a", 1)
-    cache.add("b", 2)
-    cache.get("a")
-    cache.add("c", 3)
-    assert cache.get("b") == (None, False) and cache.get("a") == (1, True) and len(cache) == 2
 
 
 # --- rolling updates ---------------------------------------------------------------------------------------

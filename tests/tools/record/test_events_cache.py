@@ -16,7 +16,6 @@ from minikcm.tools.record.events_cache import (
     DEFAULT_SPAM_BURST,
     DEFAULT_SPAM_QPS,
     MAX_LRU_CACHE_ENTRIES,
-    LRUCache,
     create_two_way_merge_patch,
     event_aggregator_by_reason_func,
     event_aggregator_by_reason_message_func,
@@ -217,17 +216,6 @@ def test_keys_read_unset_fields_as_empty():
     assert get_event_key(event) == ("kubelet" "kublet.node1" "Pod" "ns" "p" "spec.containers{mycontainer}"
                                     "C934D34AFB20242" "version" "Normal" "R" "m")
     assert get_spam_key(event) == "kubelet" "kublet.node1" "Pod" "ns" "p" "C934D34AFB20242" "version" "Normal"
-
-
-def test_lru_cache_evicts_the_least_recently_used():
-    cache = LRUCache(2)
-    cache.add("a", 1)
-    cache.add("b", 2)
-    assert cache.get("a") == (1, True)  # "b" is now the oldest
-    cache.add("c", 3)
-    assert cache.get("b") == (None, False)
-    assert cache.get("a") == (1, True) and cache.get("c") == (3, True)
-    assert len(cache) == 2
 
 
 TWO_WAY_MERGE_PATCH_CASES = [

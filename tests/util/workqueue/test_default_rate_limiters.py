@@ -1,24 +1,14 @@
 """Tests for minikcm.util.workqueue.default_rate_limiters (port of util/workqueue/default_rate_limiters_test.go).
 
-The token-bucket tests at the end are ours: they pin the golang.org/x/time/rate
-reserve semantics that BucketRateLimiter relies on.
+The two token-bucket tests at the end are ours: BucketRateLimiter over minikcm.util.rate.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from minikcm.clock import EPOCH
 from minikcm.util import workqueue
-from minikcm.util.workqueue.default_rate_limiters import (
-    INF,
-    INF_DURATION,
-    Limiter,
-    every,
-    new_limiter,
-)
+from minikcm.util.rate import new_limiter
 
 MS = 0.001
 
@@ -118,7 +108,7 @@ def test_default_item_based_rate_limiter():
     assert [limiter.when("x") for _ in range(3)] == pytest.approx([MS, 2 * MS, 4 * MS])
 
 
-# -- the token bucket (golang.org/x/time/rate) --------------------------------------------
+# -- the token bucket (minikcm.util.rate) -------------------------------------------------
 
 
 def test_bucket_burst_then_refill(fake_clock):
@@ -140,44 +130,3 @@ def test_default_controller_rate_limiter(fake_clock):
     assert limiter.num_requeues("ns/0") == 2
     limiter.forget("ns/0")
     assert limiter.num_requeues("ns/0") == 0
-
-
-RESERVE_CASES = [
-    #            limit  burst n   want ok  want delay
-    pytest.param(10.0,  5,    5,  True,    0.0,          id="whole-burst"),
-    pytest.param(10.0,  5,    6,  False,   INF_DURATION, id="more-than-burst-is-refused"),
-    pytest.param(INF,   0,    50, True,    0.0,          id="inf-limit-always-granted"),
-    pytest.param(0.0,   1,    1,  True,    0.0,          id="zero-limit-uses-the-full-bucket"),
-    pytest.param(every(0.5), 1, 1, True,   0.0,          id="every-half-second"),
-]
-
-
-@pytest.mark.parametrize("limit, burst, n, want_ok, want_delay", RESERVE_CASES)
-def test_reserve_n(limit, burst, n, want_ok, want_delay, fake_clock):
-    limiter = Limiter(limit, burst, fake_clock)
-    r = limiter.reserve_n(fake_clock.now(), n)
-    assert r.ok is want_ok
-    assert r.delay() == want_delay
-
-
-def test_zero_limit_never_refills(fake_clock):
-    limiter = Limiter(0.0, 1, fake_clock)
-    assert limiter.allow()
-    assert not limiter.allow()
-    assert limiter.reserve().delay() == INF_DURATION  # granted, but never met
-
-
-def test_allow_does_not_go_into_debt(fake_clock):
-    limiter = Limiter(every(0.5), 1, fake_clock)
-    assert limiter.allow()
-    assert not limiter.allow()
-    assert limiter.tokens_at(fake_clock.now()) == pytest.approx(0.0)
-    fake_clock.step(0.5)
-    assert limiter.allow()
-
-
-def test_advance_ignores_time_going_backwards(fake_clock):
-    limiter = Limiter(1.0, 10, fake_clock)
-    limiter.reserve_n(fake_clock.now(), 10)
-    assert limiter.tokens_at(EPOCH - timedelta(seconds=5)) == pytest.approx(0.0)
-    assert limiter.tokens_at(EPOCH + timedelta(seconds=3)) == pytest.approx(3.0)

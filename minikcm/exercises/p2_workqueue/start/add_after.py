@@ -16,7 +16,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from minikcm.util.workqueue.delaying_queue import DelayingType, Seconds, WaitFor, heap_fix, heap_push, insert
+from minikcm.clock import Seconds
+from minikcm.util.workqueue.delaying_queue import DelayingType, WaitFor, heap_fix, heap_push, insert
 
 
 def add_after(self: DelayingType, item: Any, duration: Seconds) -> None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from minikcm.util.workqueue.default_rate_limiters import MAX_INT64, ItemExponentialFailureRateLimiter, Seconds
+from minikcm.clock import Seconds
+from minikcm.util.workqueue.default_rate_limiters import MAX_INT64, ItemExponentialFailureRateLimiter
 
 
 def when(self: ItemExponentialFailureRateLimiter, item: Any) -> Seconds:

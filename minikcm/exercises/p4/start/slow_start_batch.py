@@ -8,8 +8,7 @@ The checker sets your function in place of the port's `slow_start_batch` for
 the duration of the check (manage_replicas creates every missing pod through
 it), runs a table of cases with an `fn` that starts failing after a given
 number of calls, then the replicaset-scale scenario: 3 pods, then 7 more in
-one sync, and a replacement for a deleted pod. Name your batch size
-`batch_size` and the scenario's trace labels each create with its batch.
+one sync, and a replacement for a deleted pod.
 """
 
 from __future__ import annotations
