@@ -37,6 +37,7 @@ same name and seed give the same bytes (`dumps`).
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
 import re
 import sys
@@ -519,8 +520,19 @@ class Recorder:
     # -- playing -------------------------------------------------------------------------
 
     def play(self) -> None:
-        """Build and play the scenario under the trace function (restoring any tracer after)."""
+        """Build and play the scenario under the trace function (restoring any tracer after).
+
+        Tricky: the cyclic garbage collector is run first and paused while the
+        scenario plays. A world left over from an earlier run may hold a
+        suspended generator (a reflector's loop); collecting it closes the
+        generator, and Python reports that as a call of the generator's function,
+        which would count towards `--hit` at whatever step the collector
+        happened to run. A `demo run --break` process holds no earlier world.
+        """
         previous = sys.gettrace()
+        collecting = gc.isenabled()
+        gc.collect()
+        gc.disable()
         sys.settrace(self.make_trace())
         try:
             self.run = self.scenario.build(self.seed)
@@ -533,6 +545,8 @@ class Recorder:
             self.flush_script()
         finally:
             sys.settrace(previous)
+            if collecting:
+                gc.enable()
 
 
 def step_run_line() -> int:
