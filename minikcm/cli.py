@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from minikcm import __version__, logs
 from minikcm.upstream import KUBERNETES_VERSION
@@ -116,6 +117,7 @@ def add_demo_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="Run SCENARIO and print its trace, events and the final value of each series.")
     run.add_argument("scenario", metavar="SCENARIO", help="a name from `minikcm demo list`")
     run.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
+    add_schedule_option(run)
     run.add_argument("--break", dest="break_symbol", metavar="SYMBOL",
                      help="stop in pdb the first time this function runs, e.g. "
                           "minikcm.tools.leaderelection.leaderelection.LeaderElector.try_acquire_or_renew "
@@ -132,6 +134,25 @@ def add_demo_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                      help="with --live: real seconds to pause after each step that changed something")
     run.set_defaults(func=cmd_demo_run)
     demo.set_defaults(func=cmd_demo_help, demo_parser=demo)
+
+
+def add_schedule_option(parser: argparse.ArgumentParser) -> None:
+    """`--schedule`: the driver's scheduling policy (minikcm.driver's design notes)."""
+    from minikcm.driver import SCHEDULES
+
+    parser.add_argument("--schedule", choices=SCHEDULES, default=SCHEDULES[0],
+                        help="deliver-first (default: every ready delivery step before any worker, as the docs' "
+                             "traces) or interleaved (one ready step at a time, drawn with the seed, so a "
+                             "worker can run on a cache that lags behind its own writes)")
+
+
+def build_run(scenario: Any, seed: int, schedule: str) -> Any:
+    """`scenario.build(seed)` with the driver's policy set to `schedule` (seeded with `seed`)."""
+    from minikcm.driver import new_schedule
+
+    run = scenario.build(seed)
+    run.driver.schedule = new_schedule(schedule, seed)
+    return run
 
 
 def cmd_demo_help(args: argparse.Namespace) -> int:
@@ -170,12 +191,12 @@ def cmd_demo_run(args: argparse.Namespace) -> int:
     if args.live:
         from minikcm.sim.scenarios.live import play_live
 
-        result = play_live(scenario.build(args.seed), scenario.title_en, args.pace)
+        result = play_live(build_run(scenario, args.seed, args.schedule), scenario.title_en, args.pace)
     elif target is not None:
         built: list[Run] = []
 
         def build_and_play() -> ScenarioResult:  # under the break, so constructors can be break targets too
-            built.append(scenario.build(args.seed))
+            built.append(build_run(scenario, args.seed, args.schedule))
             return built[0].run()
 
         def on_hit(frame: object) -> None:
@@ -194,7 +215,7 @@ def cmd_demo_run(args: argparse.Namespace) -> int:
             times = f" {args.hit} times" if args.hit > 1 else ""
             print(f"minikcm demo run: {args.break_symbol} never ran{times} in {scenario.name}", file=sys.stderr)
     else:
-        result = scenario.build(args.seed).run()
+        result = build_run(scenario, args.seed, args.schedule).run()
     if not args.live:
         print(result.trace_text())
     print()
@@ -420,6 +441,7 @@ def add_chaos_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     run = chaos_sub.add_parser("run", help="run K seeds and report every violation with its replay command")
     run.add_argument("--seed", type=int, default=1, help="first seed (run i uses seed + i; default 1)")
     run.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
+    add_schedule_option(run)
     run.add_argument("--scenario", metavar="NAME",
                      help="only this scenario (default: rolling-update, recreate, proportional-scaling, "
                           "statefulset-ordered, statefulset-partition, cascade-delete in turn)")
@@ -467,7 +489,7 @@ def cmd_chaos_run(args: argparse.Namespace) -> int:
     failed = 0
     runs = plan(args.seed, args.runs, args.scenario)
     for scenario, seed in runs:
-        result = run_chaos(scenario, seed, around=around)
+        result = run_chaos(scenario, seed, around=around, schedule=args.schedule)
         if args.trace:
             print(result.trace_text())
         print(result.summary(), flush=True)
