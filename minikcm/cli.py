@@ -137,22 +137,24 @@ def add_demo_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     demo.set_defaults(func=cmd_demo_help, demo_parser=demo)
 
 
-def add_schedule_option(parser: argparse.ArgumentParser) -> None:
+def add_schedule_option(parser: argparse.ArgumentParser, default: str | None = None) -> None:
     """`--schedule`: the driver's scheduling policy (minikcm.driver's design notes)."""
     from minikcm.driver import SCHEDULES
 
-    parser.add_argument("--schedule", choices=SCHEDULES, default=SCHEDULES[0],
-                        help="deliver-first (default: every ready delivery step before any worker, as the docs' "
-                             "traces) or interleaved (one ready step at a time, drawn with the seed, so a "
-                             "worker can run on a cache that lags behind its own writes)")
+    own = "the scenario's own: deliver-first for all but replicaset-stale-cache" if default is None else default
+    parser.add_argument("--schedule", choices=SCHEDULES, default=default,
+                        help=f"deliver-first (every ready delivery step before any worker, as the docs' traces) or "
+                             f"interleaved (one ready step at a time, drawn with the seed, so a worker can run on a "
+                             f"cache that lags behind its own writes); default: {own}")
 
 
-def build_run(scenario: Any, seed: int, schedule: str) -> Any:
-    """`scenario.build(seed)` with the driver's policy set to `schedule` (seeded with `seed`)."""
+def build_run(scenario: Any, seed: int, schedule: str | None) -> Any:
+    """`scenario.build(seed)`, its driver's policy set to `schedule` (seeded with `seed`) when one is given."""
     from minikcm.driver import new_schedule
 
     run = scenario.build(seed)
-    run.driver.schedule = new_schedule(schedule, seed)
+    if schedule is not None:
+        run.driver.schedule = new_schedule(schedule, seed)
     return run
 
 
@@ -442,7 +444,7 @@ def add_chaos_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     run = chaos_sub.add_parser("run", help="run K seeds and report every violation with its replay command")
     run.add_argument("--seed", type=int, default=1, help="first seed (run i uses seed + i; default 1)")
     run.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
-    add_schedule_option(run)
+    add_schedule_option(run, default="deliver-first")
     run.add_argument("--scenario", metavar="NAME",
                      help="only this scenario (default: rolling-update, recreate, proportional-scaling, "
                           "statefulset-ordered, statefulset-partition, cascade-delete in turn)")

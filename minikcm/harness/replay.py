@@ -58,7 +58,7 @@ REPLAYS: dict[str, tuple[str, ...]] = {
     "p1": ("leader-failover",),
     "p2": ("informer-relist", "workqueue-retry"),
     "p3": ("rolling-update", "recreate", "proportional-scaling", "paused-rollout", "rollback"),
-    "p4": ("replicaset-scale", "cascade-delete"),
+    "p4": ("replicaset-scale", "cascade-delete", "replicaset-stale-cache"),
     "p5": ("statefulset-ordered", "statefulset-partition"),
     "wait": ("wait-backoff",),
 }
