@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from minikcm import __version__, logs
 from minikcm.signals import setup_signal_handler
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_up_command(sub)
     add_exercises_command(sub)
     add_chaos_command(sub)
+    add_explore_command(sub)
     return parser
 
 
@@ -145,6 +147,7 @@ def add_demo_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="Run SCENARIO and print its trace, events and the final value of each series.")
     run.add_argument("scenario", metavar="SCENARIO", help="a name from `minikcm demo list`")
     run.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
+    add_schedule_option(run)
     run.add_argument("--break", dest="break_symbol", metavar="SYMBOL",
                      help="stop in pdb the first time this function runs, e.g. "
                           "minikcm.tools.leaderelection.leaderelection.LeaderElector.try_acquire_or_renew "
@@ -161,6 +164,27 @@ def add_demo_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                      help="with --live: real seconds to pause after each step that changed something")
     run.set_defaults(func=cmd_demo_run)
     demo.set_defaults(func=cmd_demo_help, demo_parser=demo)
+
+
+def add_schedule_option(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    """`--schedule`: the driver's scheduling policy (minikcm.driver's design notes)."""
+    from minikcm.driver import SCHEDULES
+
+    own = "the scenario's own: deliver-first for all but replicaset-stale-cache" if default is None else default
+    parser.add_argument("--schedule", choices=SCHEDULES, default=default,
+                        help=f"deliver-first (every ready delivery step before any worker, as the docs' traces) or "
+                             f"interleaved (one ready step at a time, drawn with the seed, so a worker can run on a "
+                             f"cache that lags behind its own writes); default: {own}")
+
+
+def build_run(scenario: Any, seed: int, schedule: str | None) -> Any:
+    """`scenario.build(seed)`, its driver's policy set to `schedule` (seeded with `seed`) when one is given."""
+    from minikcm.driver import new_schedule
+
+    run = scenario.build(seed)
+    if schedule is not None:
+        run.driver.schedule = new_schedule(schedule, seed)
+    return run
 
 
 def cmd_demo_help(args: argparse.Namespace) -> int:
@@ -199,12 +223,12 @@ def cmd_demo_run(args: argparse.Namespace) -> int:
     if args.live:
         from minikcm.sim.scenarios.live import play_live
 
-        result = play_live(scenario.build(args.seed), scenario.title_en, args.pace)
+        result = play_live(build_run(scenario, args.seed, args.schedule), scenario.title_en, args.pace)
     elif target is not None:
         built: list[Run] = []
 
         def build_and_play() -> ScenarioResult:  # under the break, so constructors can be break targets too
-            built.append(scenario.build(args.seed))
+            built.append(build_run(scenario, args.seed, args.schedule))
             return built[0].run()
 
         def on_hit(frame: object) -> None:
@@ -223,7 +247,7 @@ def cmd_demo_run(args: argparse.Namespace) -> int:
             times = f" {args.hit} times" if args.hit > 1 else ""
             print(f"minikcm demo run: {args.break_symbol} never ran{times} in {scenario.name}", file=sys.stderr)
     else:
-        result = scenario.build(args.seed).run()
+        result = build_run(scenario, args.seed, args.schedule).run()
     if not args.live:
         print(result.trace_text())
     print()
@@ -450,6 +474,7 @@ def add_chaos_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     run = chaos_sub.add_parser("run", help="run K seeds and report every violation with its replay command")
     run.add_argument("--seed", type=int, default=1, help="first seed (run i uses seed + i; default 1)")
     run.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
+    add_schedule_option(run, default="deliver-first")
     run.add_argument("--scenario", metavar="NAME",
                      help="only this scenario (default: rolling-update, recreate, proportional-scaling, "
                           "statefulset-ordered, statefulset-partition, cascade-delete in turn)")
@@ -497,13 +522,55 @@ def cmd_chaos_run(args: argparse.Namespace) -> int:
     failed = 0
     runs = plan(args.seed, args.runs, args.scenario)
     for scenario, seed in runs:
-        result = run_chaos(scenario, seed, around=around)
+        result = run_chaos(scenario, seed, around=around, schedule=args.schedule)
         if args.trace:
             print(result.trace_text())
         print(result.summary(), flush=True)
         failed += not result.ok
     print(f"{len(runs)} runs, {failed} with violations, {time.perf_counter() - started:.1f} s")
     return 1 if failed else 0
+
+
+def add_explore_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `minikcm explore` (minikcm.harness.explore): a scenario under many interleaved schedules."""
+    parser = sub.add_parser(
+        "explore", help="play a scenario under N interleaved schedules and check its invariants after every step",
+        description="Schedule i uses seed K+i (the scenario's and the interleaved policy's). Each broken schedule is "
+                    "printed with the command that replays it; the last line is `explore: N schedules, V violations`.")
+    parser.add_argument("--scenario", required=True, metavar="NAME", help="a name from `minikcm demo list`")
+    parser.add_argument("--schedules", type=int, default=100, metavar="N", help="how many schedules (default 100)")
+    parser.add_argument("--seed", type=int, default=1, metavar="K", help="seed of the first schedule (default 1)")
+    parser.add_argument("--without", choices=("expectations", "consistency"), default=None,
+                        help="mutation check: bypass this defence of every ReplicaSet controller (from the harness; "
+                             "the port has no switch) and show that the explorer finds what it prevents")
+    parser.set_defaults(func=cmd_explore)
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    """Run the schedules; print each violation with its replay command, then the total line."""
+    import logging
+
+    from minikcm.harness.explore import ScheduleResult, explore
+    from minikcm.sim.scenarios import UnknownScenarioError
+
+    port_log = logging.getLogger("minikcm")
+    if not any(isinstance(h, logging.NullHandler) for h in port_log.handlers):
+        port_log.addHandler(logging.NullHandler())  # the port's logs would drown the report
+
+    def report(one: ScheduleResult) -> None:
+        if one.violation is not None:
+            print(f"FAIL {one.scenario} seed {one.seed} ({one.steps} steps): {one.violation}")
+            print(f"  replay: {one.replay_command()}", flush=True)
+
+    try:
+        result = explore(args.scenario, args.schedules, args.seed, args.without, report=report)
+    except (UnknownScenarioError, ValueError) as err:
+        print(f"minikcm explore: {err}", file=sys.stderr)
+        return 2
+    print(f"{args.scenario}: {len(result.schedules)} interleaved schedules from seed {args.seed} in "
+          f"{result.seconds:.1f} s" + (f", without {args.without}" if args.without else ""))
+    print(result.last_line())
+    return 1 if result.violations else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,8 @@ In production mode each long-running loop of minikcm (reflector, informer,
 work-queue delays, controller workers, leader election, simulated kubelet) runs
 in its own thread, calling one step function over and over. In deterministic
 mode nothing starts a thread: this driver calls the same step functions itself,
-one at a time, in the fixed order of its `steps` list. When no step can run, it
+one at a time, in the order its schedule policy picks from its `steps` list
+(design notes below). When no step can run, it
 moves the `FakeClock` to the earliest moment something can (a step's `wakeup`,
 or a clock waiter) and goes on. The same scenario with the same seed therefore
 gives the same trace, byte for byte, and a debugger breakpoint in any step stops
@@ -22,35 +23,54 @@ it is given: a clock whose `driven` attribute is True belongs to a Driver, so
 the component starts no thread and waits to be stepped (see `minikcm.clock`).
 A Driver refuses a clock that is not marked driven, so the two cannot disagree.
 
-Design notes: the scheduling policy is one rule and the list order. Steps are
-of two kinds. *Delivery* steps carry what the API server said to the handlers
-(reflectors, the informers' pop-and-index loops, the listeners, watch
-broadcasters); *work* steps do something with it (controller workers, the
-simulated kubelet, leader election, the API server's timers). A round runs
-every ready delivery step once, in list order; only a round in which no
-delivery step is ready runs the work steps, each ready one once, in list order.
-Rounds repeat until a round runs nothing.
+Design notes: the schedule is a policy, one of two. Steps are of two kinds.
+*Delivery* steps carry what the API server said to the handlers (reflectors,
+the informers' pop-and-index loops, the listeners, watch broadcasters); *work*
+steps do something with it (controller workers, the simulated kubelet, leader
+election, the API server's timers).
 
-So no worker takes a key until every event the last writes caused has reached
-the handlers and their work queues. That is what a loaded process looks like:
-watch events arrive and are indexed faster than a worker gets through an
-O(pods) sync, so by the time a worker takes a key, a whole burst (a hundred
-pod creations, the kubelet marking a node's pods ready) has queued that key
-once, and the queue folds the burst into one sync. A driver that let a worker
-run after each single event would sync once per event instead: a rolling
-update of 500 replicas took 3,377 ReplicaSet syncs that way (27 under this
-rule), each reading every pod, and the time grew with the square of the size.
+`deliver-first` (`DeliverFirst`, the default: demos, benchmarks, figures and
+every recorded trace use it). A round runs every ready delivery step once, in
+list order; only a round in which no delivery step is ready runs the work
+steps, each ready one once, in list order. Rounds repeat until a round runs
+nothing. So no worker takes a key until every event the last writes caused has
+reached the handlers and their work queues. This is the best case for
+batching, the one a loaded process approaches: watch events arrive and are
+indexed faster than a worker gets through an O(pods) sync, so by the time a
+worker takes a key, a whole burst (a hundred pod creations, the kubelet marking
+a node's pods ready) has queued that key once, and the queue folds the burst
+into one sync. A driver that let a worker run after each single event would
+sync once per event instead: a rolling update of 500 replicas took 3,377
+ReplicaSet syncs that way (27 under this rule), each reading every pod, and
+the time grew with the square of the size. Its price: a worker never sees a
+cache that lags behind its own writes, so the defences against that race
+(the ReplicaSet controller's expectations, the consistency store) never have
+anything to do.
+
+`interleaved` (`Interleaved(seed)`: `minikcm demo run ... --schedule
+interleaved`, `minikcm chaos run --schedule interleaved`, `minikcm explore`).
+Each round runs ONE step, drawn by a `random.Random` seeded from the seed among
+all ready steps, delivery and work alike. A worker may therefore take a key
+while the events of its own last writes are still on their way (in the
+reflector, the informer's queue or a listener's buffer), as it may on threads,
+and the defences have to hold. The draw is the only randomness the policy adds,
+so the same seed gives the same trace, byte for byte. What it does not do:
+split one step's work (a listener step still delivers its whole buffer, a
+reflector step its whole batch), so interleavings inside a step are not
+explored.
+
 Steps added later (a controller started by the leader-election callback) join
-the end of the list and run from the next round on.
+the end of the list and can run from the next round on, under either policy.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from minikcm.clock import FakeClock
 
@@ -69,7 +89,7 @@ class Step:
     ready: Callable[[], bool]
     run: Callable[[], object]
     wakeup: Callable[[], datetime | None] | None = None
-    delivers: bool = False                      # a delivery step: drained before any work step runs
+    delivers: bool = False                      # a delivery step: deliver-first drains these before any work step
 
     def renamed(self, name: str, ready: Callable[[], bool] | None = None,
                 wakeup: Callable[[], datetime | None] | None = None) -> Step:
@@ -99,6 +119,79 @@ class ScenarioDidNotSettle(RuntimeError):
     """Raised when a run hits its round limit; the trace says which steps kept looping."""
 
 
+class Schedule(Protocol):
+    """A scheduling policy: which ready steps one round of `Driver.run_once` runs (see the module docstring)."""
+
+    name: str
+
+    def run_round(self, driver: Driver) -> bool:
+        """Run one round on `driver` (each step through `driver.run_step`); True when any step ran."""
+        ...
+
+
+class DeliverFirst:
+    """Policy `deliver-first`: every ready delivery step in list order; only when none is ready, every ready work step."""
+
+    name = "deliver-first"
+
+    def run_round(self, driver: Driver) -> bool:
+        ran = False
+        for delivering in (True, False):
+            for step in list(driver.steps):
+                if step.delivers is not delivering or not step.ready():
+                    continue
+                driver.run_step(step)
+                ran = True
+            if ran:
+                return True
+        return False
+
+    def __repr__(self) -> str:
+        return "DeliverFirst()"
+
+
+class Interleaved:
+    """Policy `interleaved`: one step per round, drawn with a seeded generator among all ready steps.
+
+    Delivery and work steps are drawn alike, so a worker can run on a cache
+    that lags behind its own writes. The generator is seeded from `seed`
+    alone (under its own name, apart from any other random choice of a run).
+    """
+
+    name = "interleaved"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(f"interleaved/{seed}")
+
+    def run_round(self, driver: Driver) -> bool:
+        ready = [step for step in list(driver.steps) if step.ready()]
+        if not ready:
+            return False
+        driver.run_step(ready[self.rng.randrange(len(ready))] if len(ready) > 1 else ready[0])
+        return True
+
+    def __repr__(self) -> str:
+        return f"Interleaved(seed={self.seed})"
+
+
+SCHEDULES = ("deliver-first", "interleaved")
+"""The policy names `--schedule` accepts, the default first."""
+
+
+def new_schedule(name: str, seed: int) -> Schedule:
+    """The policy called `name` (one of SCHEDULES); `seed` seeds `interleaved`'s draws.
+
+    Raises:
+        ValueError: `name` is not a policy.
+    """
+    if name == "deliver-first":
+        return DeliverFirst()
+    if name == "interleaved":
+        return Interleaved(seed)
+    raise ValueError(f"schedule: Unsupported value: {name!r}: supported values: {', '.join(SCHEDULES)}")
+
+
 @dataclass
 class Driver:
     """Runs step functions one at a time on a fake clock (see the module docstring).
@@ -111,6 +204,7 @@ class Driver:
     trace: list[TraceEntry] = field(default_factory=list)
     trace_steps: bool = True                       # record each step run, not only `record` calls
     observers: list[Callable[[Driver], None]] = field(default_factory=list)  # called after each step
+    schedule: Schedule = field(default_factory=DeliverFirst)  # which ready steps a round runs
 
     def __post_init__(self) -> None:
         if not getattr(self.clock, "driven", False):
@@ -135,25 +229,16 @@ class Driver:
 
     # -- running -----------------------------------------------------------------------
     def run_once(self) -> bool:
-        """One round: the ready delivery steps if there are any, else the ready work steps. True when any step ran.
+        """One round of the schedule policy (deliver-first by default). True when any step ran."""
+        return self.schedule.run_round(self)
 
-        Each ready step of the chosen kind runs once, in list order (see the
-        module docstring for why delivery goes first).
-        """
-        ran = False
-        for delivering in (True, False):
-            for step in list(self.steps):
-                if step.delivers is not delivering or not step.ready():
-                    continue
-                if self.trace_steps:
-                    self.trace.append(TraceEntry(self.clock.now(), step.name))
-                step.run()
-                ran = True
-                for observe in self.observers:
-                    observe(self)
-            if ran:
-                return True
-        return False
+    def run_step(self, step: Step) -> None:
+        """Run one step now: trace it, run it, call the observers (what a policy's round does per step)."""
+        if self.trace_steps:
+            self.trace.append(TraceEntry(self.clock.now(), step.name))
+        step.run()
+        for observe in self.observers:
+            observe(self)
 
     def next_wakeup(self) -> datetime | None:
         """The earliest future time at which a step or a clock waiter can make progress.

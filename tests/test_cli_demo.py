@@ -62,6 +62,34 @@ def test_demo_run_trace_file_is_the_result_as_json_lines(tmp_path, capsys):
     assert ScenarioResult.from_json_lines(text) == run_scenario("leader-failover", seed=2)
 
 
+def test_demo_run_interleaved_trace_is_reproducible_and_differs_from_deliver_first(tmp_path, capsys):
+    paths = [tmp_path / f"{i}.jsonl" for i in range(3)]
+    for path in paths[:2]:
+        assert main(["demo", "run", "replicaset-scale", "--seed", "5", "--schedule", "interleaved",
+                     "--trace", str(path)]) == 0
+    assert main(["demo", "run", "replicaset-scale", "--seed", "5", "--schedule", "deliver-first",
+                 "--trace", str(paths[2])]) == 0
+    capsys.readouterr()
+    texts = [p.read_bytes() for p in paths]
+    assert texts[0] == texts[1]
+    assert texts[0] != texts[2]
+    assert texts[2] == run_scenario("replicaset-scale", seed=5).to_json_lines().encode()
+    # Interleaved, a worker syncs before its own writes are back in the caches: the store refuses.
+    assert b"is not as new as written version" in texts[0]
+    assert b"is not as new as written version" not in texts[2]
+
+
+def test_demo_run_refuses_an_unknown_schedule(capsys):
+    with pytest.raises(SystemExit):
+        main(["demo", "run", "replicaset-scale", "--schedule", "random"])
+    assert "invalid choice: 'random'" in capsys.readouterr().err
+
+
+def test_demo_run_interleaved_live(capsys):
+    assert main(["demo", "run", "workqueue-retry", "--live", "--pace", "0", "--schedule", "interleaved"]) == 0
+    assert "series (final values):" in capsys.readouterr().out
+
+
 def test_demo_run_unknown_scenario_suggests_close_names(capsys):
     assert main(["demo", "run", "leader-fail"]) == 2
     err = capsys.readouterr().err
@@ -191,6 +219,18 @@ def test_break_hit_stops_at_the_nth_call_the_replay_names():
     assert proc.returncode == 0, proc.stderr
     assert f"stopped at call 3 of {BREAK_TARGET} (fake time +0.000 s)" in proc.stdout
     assert "'kcm-b'" in proc.stdout  # kcm-a acquires, kcm-a renews, then kcm-b tries
+
+
+def test_break_under_interleaved_stops_and_finishes_the_same_run():
+    symbol = "minikcm.controller.util.consistency.OwnerRecord.ensure_ready"
+    proc = subprocess.run(
+        [sys.executable, "-m", "minikcm", "demo", "run", "replicaset-scale", "--seed", "5",
+         "--schedule", "interleaved", "--break", symbol, "--hit", "2"],
+        input="p type(c).__name__\ncontinue\n", capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert f"stopped at call 2 of {symbol}" in proc.stdout
+    assert "'RealConsistencyStore'" in proc.stdout
+    assert "is not as new as written version" in proc.stdout  # the run went on, interleaved
 
 
 # -- VS Code --------------------------------------------------------------------------------------------------

@@ -187,3 +187,91 @@ def test_a_delivery_step_that_never_settles_is_reported(driven_clock):
 def test_renamed_keeps_the_kind(driven_clock):
     s = Step("informer/pods/listeners", lambda: True, lambda: None, delivers=True)
     assert s.renamed("cm-a/informers/" + s.name).delivers
+
+
+# -- schedule policies ---------------------------------------------------------------------------------------
+
+
+def _pipeline(clock, schedule):
+    """A toy pipeline: a writer (work) puts 3 events into a buffer, a delivery step moves one per call into a cache."""
+    from minikcm.driver import Step
+
+    buffer, cache, seen = [], [], []
+
+    def write():
+        buffer.extend(["a", "b", "c"])
+        state["written"] = True
+
+    def deliver():
+        cache.append(buffer.pop(0))
+
+    def read():
+        seen.append(len(cache))
+        state["reads"] += 1
+
+    state = {"written": False, "reads": 0}
+    steps = [Step("deliver", lambda: bool(buffer), deliver, delivers=True),
+             Step("read", lambda: state["written"] and state["reads"] < 3, read),
+             Step("write", lambda: not state["written"], write)]
+    d = Driver(clock, steps, schedule=schedule)
+    return d, seen
+
+
+def test_deliver_first_is_the_default_and_drains_before_work(driven_clock):
+    from minikcm.driver import DeliverFirst
+
+    d, seen = _pipeline(driven_clock, DeliverFirst())
+    assert Driver(driven_clock).schedule.name == "deliver-first"
+    d.run_until_idle()
+    assert seen == [3, 3, 3]  # a reader never sees a cache behind the write
+
+
+def test_interleaved_lets_a_worker_read_a_cache_that_lags():
+    from minikcm.clock import FakeClock
+    from minikcm.driver import Interleaved
+
+    lagged = []
+    for seed in range(20):
+        clock = FakeClock(EPOCH, driven=True)
+        d, seen = _pipeline(clock, Interleaved(seed))
+        d.run_until_idle()
+        assert len(seen) == 3
+        lagged.append(min(seen) < 3)
+    assert any(lagged) and not all(lagged)
+
+
+def test_interleaved_runs_one_ready_step_per_round(driven_clock):
+    from minikcm.driver import Interleaved
+
+    d, _ = _pipeline(driven_clock, Interleaved(1))
+    assert d.run_once()
+    assert [e.step for e in d.trace] == ["write"]  # the only ready step
+    assert d.run_once()
+    assert len(d.trace) == 2
+
+
+def test_interleaved_same_seed_same_trace_byte_for_byte():
+    from minikcm.driver import Interleaved
+    from minikcm.sim.scenarios import get_scenario
+
+    def one(seed):
+        run = get_scenario("replicaset-scale").build(seed)
+        run.driver.schedule = Interleaved(seed)
+        return run.run().to_json_lines()
+
+    first = one(3)
+    assert first == one(3)
+    assert first != one(4)
+    deliver_first = get_scenario("replicaset-scale").build(3).run().to_json_lines()
+    assert first != deliver_first
+
+
+def test_new_schedule_names_and_bad_input():
+    from minikcm.driver import SCHEDULES, DeliverFirst, Interleaved, new_schedule
+
+    assert SCHEDULES == ("deliver-first", "interleaved")
+    assert isinstance(new_schedule("deliver-first", 5), DeliverFirst)
+    policy = new_schedule("interleaved", 5)
+    assert isinstance(policy, Interleaved) and policy.seed == 5
+    with pytest.raises(ValueError, match="schedule: Unsupported value: 'random'"):
+        new_schedule("random", 5)

@@ -104,6 +104,9 @@ class Exercise:
     cases: Callable[[], list[Case]]
     runs: tuple[str, ...] = ()
     """What the runs of the port are (scenario names or a short description), for the README and the docs."""
+    restore: bool = False
+    """The starting file is the port's whole function with one defence taken out (no NotImplementedError):
+    the learner finds what is missing and puts it back; its cases fail with the violation, not "not written"."""
 
     @property
     def file_name(self) -> str:

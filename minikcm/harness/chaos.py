@@ -75,7 +75,7 @@ from minikcm.client import InProcessClientset
 from minikcm.client.testing.actions import Action
 from minikcm.client.testing.fake import Fake
 from minikcm.clock import EPOCH
-from minikcm.driver import Driver, Step, TraceEntry
+from minikcm.driver import Driver, Step, TraceEntry, new_schedule
 from minikcm.harness.acknowledged import RecordingServer, verify_acknowledged
 from minikcm.informers import new_shared_informer_factory_with_options
 from minikcm.sim.scenarios import SCENARIOS
@@ -155,13 +155,16 @@ class ChaosResult:
     acknowledged: int = 0
     seconds: float = 0.0
     """Real seconds the run took (not part of the trace)."""
+    schedule: str = "deliver-first"
+    """The driver's policy (minikcm.driver): `deliver-first` or `interleaved`."""
 
     @property
     def ok(self) -> bool:
         return not self.violations
 
     def replay_command(self) -> str:
-        return f"minikcm chaos run --scenario {self.scenario} --seed {self.seed} --runs 1"
+        policy = f" --schedule {self.schedule}" if self.schedule != "deliver-first" else ""
+        return f"minikcm chaos run --scenario {self.scenario} --seed {self.seed} --runs 1{policy}"
 
     def trace_text(self) -> str:
         return "\n".join(str(e) for e in self.trace)
@@ -548,20 +551,23 @@ class _Side:
 
 
 def run_chaos(scenario: str, seed: int, config: ChaosConfig | None = None,
-              around: Callable[[Callable[[], Any]], Any] | None = None) -> ChaosResult:
+              around: Callable[[Callable[[], Any]], Any] | None = None,
+              schedule: str = "deliver-first") -> ChaosResult:
     """Play `scenario` with `seed` under chaos; returns the result (violations included, never raised).
 
     `around(play)`, when given, calls `play` (how `--break` runs it under a first-call trace).
+    `schedule` is the driver's policy, seeded with `seed` (minikcm.driver.new_schedule).
     """
     if scenario not in CHAOS_SCENARIOS:
         raise KeyError(f"no chaos scenario {scenario!r}; choose one of {', '.join(CHAOS_SCENARIOS)}")
     config = config or DEFAULT_CONFIG
     started = time.perf_counter()
-    result = ChaosResult(scenario, seed)
+    result = ChaosResult(scenario, seed, schedule=schedule)
     state: dict[str, Chaos] = {}
 
     def play() -> None:
         run = SCENARIOS[scenario].build(seed)
+        run.driver.schedule = new_schedule(schedule, seed)
         chaos = state["chaos"] = Chaos(run, seed, config)
         chaos.install()
         run.run()

@@ -25,8 +25,9 @@ Start reading at: export_replay, then Recorder.trace, then replay_format.validat
 
 Design notes: nothing the scenario runs is wrapped or changed. A global trace
 function (`sys.settrace`, the mechanism `--break` uses) sees every Python call:
-a call made by `Driver.run_once` from its `step.run()` line opens a step, any
-other call made by `run_once` (an observer, the next `ready()`) closes it, and
+a call made by `Driver.run_step` from its `step.run()` line opens a step, any
+other call made by `run_step` or by the schedule policy's round (an observer,
+the next `ready()`) closes it, and
 minikcm functions called in between are the step's. Calls of `APIServer`'s write
 methods are the writes; their return event says whether they succeeded. An
 observer appended after the scenario's own reads the state after every step.
@@ -47,7 +48,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from minikcm.driver import Driver
+from minikcm.driver import DeliverFirst, Driver, Interleaved
 # The file's shape and its check live in replay_format; the docs build reads them here too.
 from minikcm.harness.replay_format import (  # noqa: F401 (MAX_BYTES, ReplayShapeError, validate, replay_file_name: callers')
     FORMAT,
@@ -63,7 +64,7 @@ REPLAYS: dict[str, tuple[str, ...]] = {
     "p1": ("leader-failover",),
     "p2": ("informer-relist", "workqueue-retry"),
     "p3": ("rolling-update", "recreate", "proportional-scaling", "paused-rollout", "rollback"),
-    "p4": ("replicaset-scale", "cascade-delete"),
+    "p4": ("replicaset-scale", "cascade-delete", "replicaset-stale-cache"),
     "p5": ("statefulset-ordered", "statefulset-partition"),
     "wait": ("wait-backoff",),
 }
@@ -323,7 +324,8 @@ class Recorder:
 
         self.scenario = get_scenario(name)
         self.seed = seed
-        self.run_once_code = Driver.run_once.__code__
+        self.run_step_code = Driver.run_step.__code__
+        self.round_codes = (DeliverFirst.run_round.__code__, Interleaved.run_round.__code__)
         self.step_line = step_run_line()
         self.write_codes = {getattr(APIServer, m).__code__: m for m in WRITE_METHODS}
         self.names: dict[types.CodeType, str | None] = {}  # code -> dotted name, None when not ours
@@ -357,7 +359,8 @@ class Recorder:
         the scenario, so each attribute lookup saved counts.
         """
         counts, names, write_codes, seen = self.counts, self.names, self.write_codes, self.seen
-        run_once, step_line, missing = self.run_once_code, self.step_line, object()
+        run_step, step_line, missing = self.run_step_code, self.step_line, object()
+        round_codes = self.round_codes
 
         def trace(frame: types.FrameType, event: str, arg: Any) -> Any:
             code = frame.f_code
@@ -365,11 +368,15 @@ class Recorder:
             record = self.current
             back = frame.f_back
             if back is not None:
-                if back.f_code is run_once:
+                if back.f_code is run_step:
                     if back.f_lineno == step_line:
                         self.open_step(back.f_locals["step"].name)
                         record = self.current
                     elif record is not None:
+                        self.close_step()
+                        record = None
+                elif back.f_code in round_codes:
+                    if record is not None:
                         self.close_step()
                         record = None
                 elif record is None and back.f_code is self.script_code:
@@ -382,7 +389,7 @@ class Recorder:
                     name = self.dotted(code, frame)
                 if name is not None:
                     depth, f = 0, frame
-                    while record is not self.pending and f is not None and f.f_code is not run_once and depth < 50:
+                    while record is not self.pending and f is not None and f.f_code is not run_step and depth < 50:
                         depth, f = depth + 1, f.f_back
                     depth = max(depth, 1)  # the script's own callees count as the entry
                     record.calls.append((name, depth, counts[code]))
@@ -550,12 +557,12 @@ class Recorder:
 
 
 def step_run_line() -> int:
-    """The line of `Driver.run_once` that calls `step.run()` (a call from there opens a step)."""
-    lines, first = inspect.getsourcelines(Driver.run_once)
+    """The line of `Driver.run_step` that calls `step.run()` (a call from there opens a step)."""
+    lines, first = inspect.getsourcelines(Driver.run_step)
     for offset, line in enumerate(lines):
         if line.strip() == "step.run()":
             return first + offset
-    raise RuntimeError("Driver.run_once has no `step.run()` line; minikcm.harness.replay must follow it")
+    raise RuntimeError("Driver.run_step has no `step.run()` line; minikcm.harness.replay must follow it")
 
 
 # ---------------------------------------------------------------------------

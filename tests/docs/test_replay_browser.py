@@ -173,3 +173,66 @@ def test_readable_on_a_phone(browser, base_url):
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1
     finally:
         context.close()
+
+
+def test_jumps_to_writes_and_to_a_controllers_syncs_by_keyboard(browser, built_site, base_url):
+    trace = load_trace(built_site.dir, "rolling-update", 1)
+    steps = trace["steps"]
+    writes = [i for i, s in enumerate(steps) if s.get("writes")]
+    context, tab = new_tab(browser)
+    try:
+        widget = open_widget(tab, base_url, "/en/p3-deployment/", "rolling-update")
+        workers = widget.locator("select.replay__worker option")
+        assert [workers.nth(i).get_attribute("value") for i in range(workers.count())] == \
+            sorted({s["name"] for s in steps if s["name"].endswith("/worker")},
+                   key=lambda n: next(i for i, s in enumerate(steps) if s["name"] == n))
+        widget.focus()
+        tab.keyboard.press("w")
+        assert widget.get_attribute("data-step") == str(writes[0] if writes[0] > 0 else writes[1])
+        at = int(widget.get_attribute("data-step"))
+        tab.keyboard.press("w")
+        assert int(widget.get_attribute("data-step")) == min(i for i in writes if i > at)
+        tab.keyboard.press("Shift+W")
+        assert int(widget.get_attribute("data-step")) == at
+        check_step(widget, trace, states_of(trace), at)
+        widget.locator("select.replay__worker").select_option("replicaset/worker")
+        syncs = [i for i, s in enumerate(steps) if s["name"] == "replicaset/worker"]
+        widget.focus()
+        tab.keyboard.press("c")
+        first = min(i for i in syncs if i > at)
+        assert int(widget.get_attribute("data-step")) == first
+        assert widget.locator(".replay__step-name").inner_text() == "replicaset/worker"
+        widget.locator("button[data-act='next-sync']").click()
+        assert int(widget.get_attribute("data-step")) == min(i for i in syncs if i > first)
+        tab.keyboard.press("Shift+C")
+        assert int(widget.get_attribute("data-step")) == first
+        tab.keyboard.press("End")
+        tab.keyboard.press("c")
+        assert int(widget.get_attribute("data-step")) == len(steps) - 1
+        assert widget.locator(".replay__jump-note").inner_text() == "none after this step"
+        assert tab.page_errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path, scenario, label, lang", [
+    ("/en/p4-replicaset/", "replicaset-scale", "Replay", "en"),
+    ("/p4-replicaset/", "replicaset-scale", "回放", "zh"),
+    ("/p1-leader-election/", "leader-failover", "回放", "zh"),
+])
+def test_heading_is_the_title_with_one_separator(browser, built_site, base_url, path, scenario, label, lang):
+    trace = load_trace(built_site.dir, scenario, 1)
+    for width in (1280, 390):
+        context, tab = new_tab(browser, width=width)
+        try:
+            widget = open_widget(tab, base_url, path, scenario)
+            head = widget.locator(".replay__head")
+            heading = head.locator(".replay__heading")
+            assert heading.inner_text() == f"{label} · {trace['title'][lang]}"
+            # Nothing else in the head says "·": no separator left behind on a line of its own.
+            assert head.evaluate("h => Array.from(h.childNodes).filter(n => n.nodeType === 3 && n.textContent.trim()).length") == 0
+            assert head.inner_text().count("·") == 1
+            if not any(s["name"].endswith("/worker") for s in trace["steps"]):
+                assert widget.locator(".replay__sync").is_hidden()
+        finally:
+            context.close()

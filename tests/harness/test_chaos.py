@@ -199,6 +199,19 @@ def test_cli_chaos_run_prints_the_replay_command(capsys: pytest.CaptureFixture[s
     assert "1 runs, 1 with violations" in out
 
 
+def test_cli_chaos_run_interleaved_is_reproducible_and_replayable(capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    first = run_chaos("recreate", 2, schedule="interleaved")
+    assert first.ok, first.summary()
+    assert first.trace_text() == run_chaos("recreate", 2, schedule="interleaved").trace_text()
+    assert first.trace_text() != run_chaos("recreate", 2).trace_text()
+    monkeypatch.setattr(chaos, "DEFAULT_CONFIG", ChaosConfig(broken_invariant=True))
+    assert cli.main(["chaos", "run", "--scenario", "recreate", "--seed", "4", "--runs", "1",
+                     "--schedule", "interleaved"]) == 1
+    assert "replay: minikcm chaos run --scenario recreate --seed 4 --runs 1 --schedule interleaved" in \
+        capsys.readouterr().out
+
+
 def test_cli_chaos_run_break_on_replay(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("p self.who\nc\n"))
     symbol = "minikcm.harness.chaos.ControllerManager.on_started_leading"

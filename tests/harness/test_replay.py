@@ -99,7 +99,7 @@ class RecordingDebugger:
 
     def set_trace(self, frame: types.FrameType) -> None:
         f = frame
-        while f is not None and f.f_code is not Driver.run_once.__code__:
+        while f is not None and f.f_code is not Driver.run_step.__code__:
             f = f.f_back
         step = f.f_locals["step"].name if f is not None else "script"
         self.where = (step, round(self.built[0].sampler.elapsed(), 3))

@@ -9,7 +9,12 @@
  * `minikcm demo run ... --break` command for the step, the objects at that
  * step and what the step changed. No Python and no network beyond the site.
  *
- * Keyboard: on the widget, Left/Right step, Home/End jump, Space or K plays.
+ * Keyboard: on the widget, Left/Right step, Home/End jump, Space or K plays,
+ * W / Shift+W jump to the next / previous step that wrote to the API, and
+ * C / Shift+C to the next / previous sync of the controller picked in the
+ * "sync of" list (a step named `<controller>/worker`); S, F, N and P stay
+ * Material's (search, pages). The heading is one
+ * element, "Replay · <title>", so it never wraps or shows a lone separator.
  */
 (function () {
   "use strict";
@@ -22,8 +27,11 @@
   var BASE_DELAY_MS = 700;
   var ICONS = {  // 24x24 paths, drawn in the button's text colour (no icon font needed)
     first: "M5 5h2v14H5zM19 5v14L8 12z", back: "M15 5h2v14h-2zM13 5v14L4 12z", play: "M7 5v14l12-7z",
-    pause: "M7 5h4v14H7zM13 5h4v14h-4z", forward: "M7 5h2v14H7zM11 5v14l9-7z", last: "M5 5v14l11-7zM17 5h2v14h-2z"
+    pause: "M7 5h4v14H7zM13 5h4v14h-4z", forward: "M7 5h2v14H7zM11 5v14l9-7z", last: "M5 5v14l11-7zM17 5h2v14h-2z",
+    "prev-write": "M11 5v14L3 12zM13 9h8v6h-8z", "next-write": "M13 5v14l8-7zM3 9h8v6H3z",
+    "prev-sync": "M12 4a8 8 0 1 0 8 8h-2a6 6 0 1 1-6-6v3l5-4-5-4z", "next-sync": "M12 4a8 8 0 1 1-8 8h2a6 6 0 1 0 6-6v3L7 5l5-4z"
   };
+  var WORKER = /\/worker(-\d+)?$/;  // a controller's worker step: one sync per run
   var GROUPS = [
     ["leases", "lease"], ["deployments", "workload"], ["statefulsets", "workload"],
     ["replicasets", "workload"], ["pods", "pods"], ["controllerrevisions", "revisions"],
@@ -40,7 +48,10 @@
       failed: "回放载入失败：", keys: "队列中", processing: "处理中", waiting: "等待中", requeues: "重试次数",
       holder: "持有者", renew: "续约于", transitions: "换主次数", replicas: "期望", current: "现有",
       ready: "就绪", available: "可用", updated: "已更新", partition: "分区", deleting: "删除中", none: "无",
-      failedWrite: "失败", help: "左右方向键单步，Home/End 跳转，空格播放或暂停。", removed: "已删除", added: "新建"
+      failedWrite: "失败", removed: "已删除", added: "新建",
+      help: "左右方向键单步，Home/End 跳转，空格播放或暂停；W / Shift+W 跳到下一个 / 上一个写了 API 的步，C / Shift+C 跳到所选控制器的下一次 / 上一次同步。",
+      prevWrite: "上一个写 API 的步 (Shift+W)", nextWrite: "下一个写 API 的步 (W)", syncOf: "同步",
+      prevSync: "所选控制器的上一次同步 (Shift+C)", nextSync: "所选控制器的下一次同步 (C)", noMore: "后面没有了", noBefore: "前面没有了"
     },
     en: {
       label: "Replay", seed: "seed", speed: "speed", play: "Play", pause: "Pause", first: "Go to the start",
@@ -53,8 +64,12 @@
       processing: "processing", waiting: "waiting", requeues: "requeues", holder: "holder", renew: "renewed at",
       transitions: "transitions", replicas: "desired", current: "current", ready: "ready",
       available: "available", updated: "updated", partition: "partition", deleting: "deleting", none: "none",
-      failedWrite: "failed", help: "Left/Right arrows step, Home/End jump, Space plays or pauses.",
-      removed: "deleted", added: "created"
+      failedWrite: "failed", removed: "deleted", added: "created",
+      help: "Left/Right arrows step, Home/End jump, Space plays or pauses; W / Shift+W jump to the next / previous " +
+        "step that wrote to the API, C / Shift+C to the next / previous sync of the chosen controller.",
+      prevWrite: "Previous step that wrote to the API (Shift+W)", nextWrite: "Next step that wrote to the API (W)",
+      syncOf: "sync of", prevSync: "Previous sync of the chosen controller (Shift+C)",
+      nextSync: "Next sync of the chosen controller (C)", noMore: "none after this step", noBefore: "none before this step"
     }
   };
 
@@ -161,6 +176,7 @@
     root.setAttribute("role", "group");
     root.setAttribute("aria-label", w.label + " " + this.scenario);
     this.title = el("span", { class: "replay__title", text: this.scenario });
+    this.heading = el("strong", { class: "replay__heading" }, [w.label + " · ", this.title]);
     this.seedSelect = el("select", { class: "replay__seed", "aria-label": w.seed });
     this.seeds.forEach(function (seed) { self.seedSelect.appendChild(el("option", { value: seed, text: seed })); });
     this.speedSelect = el("select", { class: "replay__speed", "aria-label": w.speed });
@@ -173,6 +189,12 @@
       return el("button", { type: "button", class: "replay__button", "data-act": act, title: label, "aria-label": label }, [icon(act)]);
     }
     this.playButton = button("play", w.play);
+    this.workerSelect = el("select", { class: "replay__worker", "aria-label": w.syncOf });
+    this.syncField = el("span", { class: "replay__jumps replay__sync" }, [
+      button("prev-sync", w.prevSync), el("label", { class: "replay__field-inline" }, [w.syncOf + " ", this.workerSelect]),
+      button("next-sync", w.nextSync)
+    ]);
+    this.jumpNote = el("span", { class: "replay__jump-note", "aria-live": "polite" });
     this.slider = el("input", { type: "range", class: "replay__slider", min: "0", max: "0", value: "0", "aria-label": w.label });
     this.position = el("span", { class: "replay__position", "aria-live": "polite" });
     this.stepName = el("code", { class: "replay__step-name" });
@@ -182,13 +204,17 @@
     this.objects = el("div", { class: "replay__objects" });
     this.changes = el("div", { class: "replay__changes" });
     root.appendChild(el("div", { class: "replay__head" }, [
-      el("strong", { text: w.label + " · " }), this.title,
+      this.heading,
       el("label", { class: "replay__field" }, [w.seed + " ", this.seedSelect]),
       el("label", { class: "replay__field" }, [w.speed + " ", this.speedSelect])
     ]));
     root.appendChild(el("div", { class: "replay__controls" }, [
       button("first", w.first), button("back", w.back), this.playButton,
       button("forward", w.forward), button("last", w.last), this.slider
+    ]));
+    root.appendChild(el("div", { class: "replay__controls replay__jump-row" }, [
+      el("span", { class: "replay__jumps" }, [button("prev-write", w.prevWrite), button("next-write", w.nextWrite)]),
+      this.syncField, this.jumpNote
     ]));
     root.appendChild(el("div", { class: "replay__where" }, [this.position, " ", this.stepName]));
     root.appendChild(el("div", { class: "replay__ran" }, [
@@ -214,9 +240,11 @@
     root.addEventListener("keydown", function (event) {
       var tag = event.target.tagName;
       if (tag === "SELECT" || tag === "INPUT" || event.altKey || event.ctrlKey || event.metaKey) return;
-      var act = { ArrowRight: "forward", ArrowLeft: "back", Home: "first", End: "last", " ": "play", k: "play" }[event.key];
+      var act = { ArrowRight: "forward", ArrowLeft: "back", Home: "first", End: "last", " ": "play", k: "play",
+                  w: "next-write", W: "prev-write", c: "next-sync", C: "prev-sync" }[event.key];
       if (act && !(act === "play" && tag === "BUTTON" && event.key === " ")) {
         event.preventDefault();
+        event.stopPropagation();  // the page's own shortcuts do not see a key the widget used
         self.act(act);
       }
     });
@@ -236,6 +264,7 @@
       self.states = buildStates(trace);
       self.colour = buildColours(trace);
       self.title.textContent = (trace.title && trace.title[self.lang]) || trace.scenario;
+      self.fillWorkers(trace);
       self.slider.max = String(trace.steps.length - 1);
       self.status.textContent = "";
       self.root.dataset.ready = "yes";
@@ -253,10 +282,43 @@
     if (act === "play") { if (this.timer) this.pause(); else this.play(); return; }
     if (act === "copy") { this.copy(); return; }
     this.pause();
+    this.jumpNote.textContent = "";
+    if (act === "next-write" || act === "prev-write") {
+      this.jump(act === "next-write" ? 1 : -1, function (step) { return !!(step.writes && step.writes.length); });
+      return;
+    }
+    if (act === "next-sync" || act === "prev-sync") {
+      var worker = this.workerSelect.value;
+      if (worker) this.jump(act === "next-sync" ? 1 : -1, function (step) { return step.name === worker; });
+      return;
+    }
     if (act === "first") this.go(0);
     else if (act === "last") this.go(last);
     else if (act === "back") this.go(this.pos - 1);
     else if (act === "forward") this.go(this.pos + 1);
+  };
+
+  /* The controllers whose syncs can be jumped to: the worker steps of this trace, in order of first run. */
+  Replay.prototype.fillWorkers = function (trace) {
+    var self = this, names = [], chosen = this.workerSelect.value;
+    trace.steps.forEach(function (step) {
+      if (WORKER.test(step.name) && names.indexOf(step.name) < 0) names.push(step.name);
+    });
+    this.workerSelect.textContent = "";
+    names.forEach(function (name) {
+      self.workerSelect.appendChild(el("option", { value: name, text: name.replace(WORKER, "") }));
+    });
+    if (names.indexOf(chosen) >= 0) this.workerSelect.value = chosen;
+    this.syncField.hidden = !names.length;
+  };
+
+  /* Go to the nearest step after (dir 1) or before (dir -1) this one for which test(step) holds. */
+  Replay.prototype.jump = function (dir, test) {
+    var steps = this.trace.steps;
+    for (var i = this.pos + dir; i >= 0 && i < steps.length; i += dir) {
+      if (test(steps[i])) { this.go(i); return; }
+    }
+    this.jumpNote.textContent = dir > 0 ? this.words.noMore : this.words.noBefore;
   };
 
   Replay.prototype.play = function () {

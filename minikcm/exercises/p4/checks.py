@@ -29,7 +29,7 @@ from kubernetes.client import V1ContainerStatus, V1ObjectMeta, V1Pod, V1PodCondi
 from minikcm.clock import EPOCH, FakeClock
 from minikcm.controller import controller_utils as cu
 from minikcm.controller.replicaset import replica_set
-from minikcm.exercises.base import Case, Chapter, Exercise, expect, expect_equal
+from minikcm.exercises.base import Case, CheckFailed, Chapter, Exercise, expect, expect_equal
 from minikcm.sim.scenarios import get_scenario
 from minikcm.sim.scenarios.replicaset import ReplicaSetScale
 
@@ -368,6 +368,27 @@ def satisfied_expectations_cases() -> list[Case]:
     ]
 
 
+# -- sync_replica_set: the expectations check, under interleaved schedules -------------------------------------
+
+EXPLORE_SCHEDULES = 200
+"""Interleaved schedules of replicaset-scale the restored sync must survive (without the check, one fails at 2)."""
+
+
+def explore_replicaset_scale() -> None:
+    """`minikcm explore --scenario replicaset-scale --schedules 200`: no schedule may break the invariants."""
+    from minikcm.harness.explore import explore
+
+    result = explore("replicaset-scale", EXPLORE_SCHEDULES, seed=1, stop_at_first=True)
+    if result.violations:
+        bad = result.violations[0]
+        raise CheckFailed(f"interleaved schedule {bad.seed} of {EXPLORE_SCHEDULES}: {bad.violation} "
+                          f"(replay: {bad.replay_command()})")
+
+
+def sync_replica_set_cases() -> list[Case]:
+    return [Case("explore-200-interleaved-schedules", explore_replicaset_scale)]
+
+
 # -- the chapter ----------------------------------------------------------------------------------------
 
 CHAPTER = Chapter(
@@ -437,6 +458,23 @@ CHAPTER = Chapter(
                     "is_expired() 为真返回 True，否则 False；没有记录返回 True。",
             cases=satisfied_expectations_cases,
             runs=("replicaset-scale",),
+        ),
+        Exercise(
+            name="sync_replica_set",
+            target=f"{CONTROLLER}.replicaset.replica_set.ReplicaSetController.sync_replica_set",
+            go_symbol="ReplicaSetController.syncReplicaSet (pkg/controller/replicaset/replica_set.go)",
+            goal_en="Restore the defence: this sync has lost one line and now creates or deletes pods while its "
+                    "last creates and deletes are still on their way to the cache. 200 interleaved schedules "
+                    "find it; restore the line and none does.",
+            goal_zh="把防线补回去：这个同步函数少了一行，于是在上一次发出的创建和删除还没回到缓存时就又增删 Pod。"
+                    "200 个交错调度能找出问题；把那一行补回来，就一个也找不出了。",
+            hint_en="Before claiming pods, ask the expectations whether this key may manage replicas: "
+                    "rs_needs_sync = self.expectations.satisfied_expectations(key).",
+            hint_zh="在认领 Pod 之前，先问 expectations 这个键能不能增删副本："
+                    "rs_needs_sync = self.expectations.satisfied_expectations(key)。",
+            cases=sync_replica_set_cases,
+            runs=("replicaset-scale x 200 interleaved schedules",),
+            restore=True,
         ),
     ),
 )

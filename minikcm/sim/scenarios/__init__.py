@@ -37,6 +37,7 @@ from minikcm.sim.scenarios.deployment import (
 from minikcm.sim.scenarios.informer import build_informer_relist
 from minikcm.sim.scenarios.leader import build_leader_failover
 from minikcm.sim.scenarios.replicaset import build_replicaset_scale
+from minikcm.sim.scenarios.stale_cache import build_replicaset_stale_cache
 from minikcm.sim.scenarios.statefulset import build_statefulset_ordered, build_statefulset_partition
 from minikcm.sim.scenarios.wait import build_wait_backoff
 from minikcm.sim.scenarios.workqueue import build_workqueue_retry
@@ -92,6 +93,12 @@ SCENARIOS: dict[str, Scenario] = {
         "ReplicaSet 扩缩：慢启动批次 1、2、4，按 ActivePodsWithRanks 顺序删除，被删的 Pod 被替换",
         "ReplicaSet scaling: slow-start batches 1, 2, 4, deletion in ActivePodsWithRanks order, a pod replaced",
         build_replicaset_scale),
+    "replicaset-stale-cache": Scenario(
+        "replicaset-stale-cache", "p4",
+        "缓存落后于自己的写操作：交错调度下，一致性存储拒绝同步，expectations 让同步等待在途的创建",
+        "A cache behind its own writes: on an interleaved schedule the consistency store refuses a sync and "
+        "expectations hold one back while creates are in flight",
+        build_replicaset_stale_cache),
     "cascade-delete": Scenario(
         "cascade-delete", "p4",
         "级联删除：Foreground 先删 Pod 与 ReplicaSet 再删 Deployment，Background 反之，Orphan 留下它们",
