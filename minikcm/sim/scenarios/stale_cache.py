@@ -51,7 +51,7 @@ class StaleCache:
         c = self.cluster = Cluster(seed)
         c.driver.schedule = Interleaved(seed)
         self.controller = c.with_replica_set_controller()
-        self.pod_control = RecordingPodControl(self.controller.pod_control, c)
+        self.pod_control = RecordingPodControl(self.controller.pod_control, c, self.controller.expectations)
         self.controller.pod_control = self.pod_control
         self.kubelet = c.with_kubelet()
         c.start()
