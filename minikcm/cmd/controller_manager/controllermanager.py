@@ -36,6 +36,7 @@ Differs from Go:
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import socket
@@ -43,7 +44,7 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from minikcm.apimachinery import wait
 from minikcm.apimachinery.field import Aggregate
@@ -74,7 +75,6 @@ from minikcm.cmd.controller_manager.controller_descriptor import (
     new_token_cleaner_controller_descriptor,
     new_validating_admission_policy_status_controller_descriptor,
 )
-from minikcm.driver import Step
 from minikcm.tools.leaderelection import resourcelock
 from minikcm.tools.leaderelection.healthzadaptor import HealthzAdaptor, new_leader_healthz_adaptor
 from minikcm.tools.leaderelection.leaderelection import (
@@ -302,17 +302,6 @@ class SharedInformerFactory(Protocol):
         """Port of SharedInformerFactory.Shutdown (client-go informers/factory.go)."""
 
 
-@runtime_checkable
-class SteppedInformerFactory(Protocol):
-    """No upstream twin: an informer factory that can run as driver steps (deterministic mode)."""
-
-    def start(self, stop: threading.Event) -> None: ...
-
-    def shutdown(self) -> None: ...
-
-    def steps(self) -> list[Step]: ...
-
-
 @dataclass
 class ControllerContext:
     """Port of ControllerContext (controllermanager.go): what every controller constructor is given.
@@ -487,64 +476,54 @@ def run_controllers(
 ) -> bool:
     """Port of RunControllers (controllermanager.go): run every controller until `stop`, then wait for them.
 
-    Each controller gets a thread named `controller/<name>` that first sleeps
-    a jittered ControllerStartInterval, then calls `run(stop)`. Once `stop` is
+    Each controller gets a thread (`controllers/run-<n>`) that first sleeps a
+    jittered ControllerStartInterval, then calls `run(stop)`. Once `stop` is
     set we wait up to `shutdown_timeout` (0: forever) for all of them to
     return. Returns True when they all returned, False on timeout (the
-    stragglers keep running, as Go's goroutines would).
+    stragglers keep running, as Go's goroutines would). ControllerManager's
+    steps schedule the same jittered starts on a driven clock.
 
     Blocks: until all controllers returned, or `stop` plus the timeout.
-    Threaded mode only (ControllerManager schedules the same starts as steps).
     """
     clock = or_real(controller_ctx.clock)
     start_interval = controller_ctx.component_config.generic.controller_start_interval
-    running: set[str] = set()
-    running_lock = threading.Lock()  # guards `running`
-    terminated = threading.Event()  # Go: terminatedCh
-    wake = threading.Event()  # Go: the select over ctx.Done and terminatedCh
+    running: set[str] = set()  # Go: runningControllers; set.add/discard are atomic here
+    group = wait.Group(name="controllers/run")  # Go: wg
 
     def run_one(controller: Controller) -> None:
         # Go sleeps without watching ctx here: unblocking early makes tests flaky.
         clock.sleep(wait.jitter(start_interval, controller_start_jitter_max_factor, controller_ctx.rng))
         logger.debug("controller %s starting", controller.name())
-        with running_lock:
-            running.add(controller.name())
+        running.add(controller.name())
         try:
             controller.run(stop)
         finally:
             logger.debug("controller %s terminated", controller.name())
-            with running_lock:
-                running.discard(controller.name())
+            running.discard(controller.name())
+
+    terminated = threading.Event()  # Go: terminatedCh
+    wake = threading.Event()  # Go: the select over ctx.Done and terminatedCh
 
     def run_all() -> None:
-        threads = [threading.Thread(name=f"controller/{c.name()}", target=run_one, args=(c,), daemon=True)
-                   for c in controllers]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()  # Go: wg.Wait
+        for controller in controllers:
+            group.start(functools.partial(run_one, controller))
+        group.wait()
         logger.info("all controllers terminated")
         terminated.set()
         wake.set()
 
-    def watch_stop() -> None:
-        stop.wait()
-        wake.set()
-
-    threading.Thread(name="controllers/run", target=run_all, daemon=True).start()
-    threading.Thread(name="controllers/stop-watch", target=watch_stop, daemon=True).start()
+    helpers = wait.Group(name="controllers/wait")
+    helpers.start(run_all)
+    helpers.start(lambda: (stop.wait(), wake.set()))
     wake.wait()
     if terminated.is_set():
         return True
-    # Stopping: wait for the controllers, at most shutdown_timeout.
-    if shutdown_timeout <= 0:
+    if shutdown_timeout <= 0:  # Go: no timeout, wait for terminatedCh
         terminated.wait()
         return True
     if clock.sleep(shutdown_timeout, terminated):
         return True  # woken early: all controllers returned
-    with running_lock:
-        still_running = sorted(running)
-    logger.info("controller shutdown timeout (%ss) reached; still running: %s", shutdown_timeout, still_running)
+    logger.info("controller shutdown timeout (%ss) reached; still running: %s", shutdown_timeout, sorted(running))
     return False
 
 
@@ -630,98 +609,147 @@ def run(
     new_descriptors: DescriptorsFunc = new_controller_descriptors,
     new_informer_factory: InformerFactoryFunc | None = None,
 ) -> None:
-    """Port of Run (controllermanager.go): the whole controller manager, threaded.
-
-    With leader election: campaign for the Lease; once leading, build the
-    controller context and the controllers, start the informers, run the
-    controllers until leadership ends (`run_controllers`). Without: do that
-    at once until `stop`. A failure while leading (a controller that cannot
-    be built) stops the process.
+    """Port of Run (controllermanager.go): the whole controller manager, threaded (`ControllerManager.run`).
 
     Blocks: until `stop` is set, or leadership is lost.
     Raises:
         Aggregate: the errors of the leading term (Go: utilerrors.NewAggregate).
         RuntimeError: a bad lock or election config.
     """
-    logger.info("starting %s", KUBE_CONTROLLER_MANAGER)
-    start_events_pipeline(c)
-    try:
-        run_started(c, stop, identity, clock, rng, new_descriptors, new_informer_factory)
-    finally:
-        shutdown_events_pipeline(c)  # Go: deferred
+    ControllerManager(c, identity, clock, rng, new_descriptors, new_informer_factory).run(stop)
 
 
-def run_started(
-    c: CompletedConfig,
-    stop: threading.Event,
-    identity: str | None,
-    clock: Clock | None,
-    rng: random.Random | None,
-    new_descriptors: DescriptorsFunc,
-    new_informer_factory: InformerFactoryFunc | None,
-) -> None:
-    """Port of the rest of Run, after the events pipeline started (see `run`)."""
-    le_config = c.component_config.generic.leader_election
-    election_checker = new_leader_healthz_adaptor(LEADER_HEALTHZ_TIMEOUT) if le_config.leader_elect else None
-    client_builder, root_client_builder = create_client_builders(c)
+NEW, CAMPAIGNING, RUNNING, STOPPED = "new", "campaigning", "running", "stopped"
 
-    def run_leading(leading_stop: threading.Event, controller_descriptors: dict[str, ControllerDescriptor]) -> None:
-        # Go: the local `run` closure.
-        controller_ctx = create_controller_context(c, root_client_builder, client_builder, leading_stop, clock=clock,
-                                                   rng=rng, new_informer_factory=new_informer_factory)
-        controllers = build_controllers(controller_ctx, controller_descriptors)
-        controller_ctx.informer_factory.start(leading_stop)
+
+class ControllerManager:
+    """Port of Run (controllermanager.go), its locals kept on an object: one kube-controller-manager process.
+
+    `run(stop)` is Run on threads. deterministic.ControllerManager hands the
+    same object to a driver as steps. Both modes go through the same parts:
+    the election's callbacks (`started_leading`, `stopped_leading`) and the
+    leading term's start and end (`start_leading`, `end_leading`); only the
+    controllers' jittered starts differ (threads that sleep in
+    `run_controllers`, or steps due at the same times).
+
+    `stop` is Run's own context (Go: `ctx, cancel := context.WithCancel(ctx)`):
+    `cancel()` sets it, and so does the end of a leading term. `state` goes
+    new, campaigning, running (leading), stopped.
+    """
+
+    def __init__(
+        self,
+        c: CompletedConfig,
+        identity: str | None = None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        new_descriptors: DescriptorsFunc = new_controller_descriptors,
+        new_informer_factory: InformerFactoryFunc | None = None,
+    ) -> None:
+        self.c = c
+        self.clock: Clock = or_real(clock)
+        self.rng = rng
+        self.identity = identity if identity is not None else new_identity(rng)
+        self.new_descriptors = new_descriptors
+        self.new_informer_factory = new_informer_factory
+        self.stop = threading.Event()
+        self.state = NEW
+        self.controller_ctx: ControllerContext | None = None
+        self.controllers: list[Controller] = []
+        self.errors: list[Exception] = []  # Go: errs (list.append is atomic here: no errsLock)
+        self.record: Callable[[str, str], None] | None = None  # e.g. Driver.record, for the trace
+
+    def run(self, stop: threading.Event) -> None:
+        """Port of Run: the events pipeline, then the leading term behind the election (or at once without it).
+
+        Blocks: until `stop` is set, or leadership is lost.
+        Raises:
+            Aggregate: the errors of the leading term.
+            RuntimeError: a bad lock or election config.
+        """
+        wait.Group(name="controller-manager/cancel").start(lambda: (stop.wait(), self.cancel()))  # Go: child ctx
+        logger.info("starting %s", KUBE_CONTROLLER_MANAGER)
+        start_events_pipeline(self.c)
         try:
-            controller_ctx.informers_started.set()  # Go: close(InformersStarted)
-            if controllers:
-                if not run_controllers(controller_ctx, controllers, CONTROLLER_START_JITTER,
-                                       c.controller_shutdown_timeout, leading_stop):
+            le = self.c.component_config.generic.leader_election
+            if not le.leader_elect:  # no leader election: run directly
+                self.state = CAMPAIGNING
+                self.run_leading(self.stop)
+                return
+            self.state = CAMPAIGNING
+            leader_elect_and_run(self.c, self.identity, new_leader_healthz_adaptor(LEADER_HEALTHZ_TIMEOUT),
+                                 le.resource_lock, le.resource_name, self.callbacks(), self.stop, self.clock, self.rng)
+        finally:
+            self.state = STOPPED
+            shutdown_events_pipeline(self.c)  # Go: deferred
+        if self.errors:
+            raise Aggregate(self.errors)
+
+    def callbacks(self) -> LeaderCallbacks:
+        """Port of the LeaderCallbacks Run hands to leaderElectAndRun."""
+        return LeaderCallbacks(on_started_leading=self.started_leading, on_stopped_leading=self.stopped_leading)
+
+    def started_leading(self, leading_stop: threading.Event) -> None:
+        """Port of startedLeading around Run's OnStartedLeading: run the term; an error goes to errs and cancels.
+
+        Threaded, it runs on the elector's leading thread until the term ends;
+        on a driven clock it returns once the term is scheduled.
+        """
+        try:
+            self.run_leading(leading_stop)
+        except Exception as err:  # Go: run's error goes to errs, then the deferred cancel()
+            logger.error("error running controllers: %s", err)
+            self.errors.append(err)
+            self.note("run", f"failed: {err}")
+            self.cancel()
+
+    def stopped_leading(self) -> None:
+        """Port of Run's OnStoppedLeading."""
+        logger.error("leaderelection lost/stopped")
+        self.note("leaderelection", "leaderelection lost/stopped")
+
+    def run_leading(self, leading_stop: threading.Event) -> None:
+        """Port of Run's local `run`: start the term, run the controllers until `leading_stop`, end the term.
+
+        Raises: RuntimeError "controller shutdown timeout reached".
+        """
+        self.start_leading(leading_stop)
+        try:
+            if self.controllers:
+                if not run_controllers(self.controller_ctx, self.controllers,  # type: ignore[arg-type]
+                                       CONTROLLER_START_JITTER, self.c.controller_shutdown_timeout, leading_stop):
                     raise RuntimeError("controller shutdown timeout reached")
             else:
                 leading_stop.wait()
         finally:
-            controller_ctx.informer_factory.shutdown()  # Go: deferred Shutdown
+            self.end_leading()
 
-    if not le_config.leader_elect:  # no leader election: run directly
-        run_leading(stop, new_descriptors())
-        return
+    def start_leading(self, leading_stop: threading.Event) -> None:
+        """Port of the start of Run's local `run`: context, controllers, informers started, InformersStarted closed."""
+        client_builder, root_client_builder = create_client_builders(self.c)
+        ctx = create_controller_context(self.c, root_client_builder, client_builder, leading_stop, clock=self.clock,
+                                        rng=self.rng, new_informer_factory=self.new_informer_factory)
+        self.controller_ctx = ctx
+        self.controllers = build_controllers(ctx, self.new_descriptors())
+        ctx.informer_factory.start(leading_stop)  # on a driven clock this starts nothing; the factory's steps run
+        ctx.informers_started.set()  # Go: close(InformersStarted)
+        self.state = RUNNING
+        self.note("run", "built controllers: " + (", ".join(c.name() for c in self.controllers) or "none"))
 
-    lock_identity = identity if identity is not None else new_identity(rng)
-    cancel = threading.Event()  # Go: ctx, cancel := context.WithCancel(ctx)
-    errs: list[Exception] = []
-    errs_lock = threading.Lock()  # guards errs
+    def end_leading(self) -> None:
+        """Port of the end of Run's local `run` (the informers' deferred Shutdown) and of startedLeading's cancel."""
+        if self.controller_ctx is not None:
+            self.controller_ctx.informer_factory.shutdown()
+        self.cancel()
 
-    def cancel_on_stop() -> None:  # Go: a child context is done when its parent is
-        stop.wait()
-        cancel.set()
+    def cancel(self) -> None:
+        """Cancel Run's context (SIGTERM): the election ends at its next step, the term with it."""
+        self.stop.set()
 
-    def started_leading(leading_stop: threading.Event) -> None:
-        # Go: startedLeading; cancelling at the end ends the election as well.
-        try:
-            run_leading(leading_stop, new_descriptors())
-        except Exception as err:  # recorded for Run's aggregate, then the process stops
-            logger.error("error running controllers: %s", err)
-            with errs_lock:
-                errs.append(err)
-        finally:
-            cancel.set()
-
-    def stopped_leading() -> None:
-        logger.error("leaderelection lost/stopped")
-
-    threading.Thread(name="controller-manager/cancel-on-stop", target=cancel_on_stop, daemon=True).start()
-    election = threading.Thread(
-        name="leaderelection/run",
-        target=leader_elect_and_run,
-        args=(c, lock_identity, election_checker, le_config.resource_lock, le_config.resource_name,
-              LeaderCallbacks(on_started_leading=started_leading, on_stopped_leading=stopped_leading),
-              cancel, clock, rng),
-        daemon=True,
-    )
-    election.start()
-    election.join()  # Go: wg.Wait
-    if errs:
-        raise Aggregate(errs)
+    def note(self, step: str, detail: str) -> None:
+        """No upstream twin: pass a decision to the driver's trace (when `record` is set)."""
+        if self.record is not None:
+            self.record(f"controller-manager/{self.identity}/{step}", detail)
 
 
 def start_events_pipeline(c: CompletedConfig) -> None:
