@@ -1,17 +1,15 @@
 """Port of cmd/kube-controller-manager/app/controllermanager.go (with k8s.io/controller-manager app/helper.go and the simple client builder).
 
-How kube-controller-manager starts. `run` first joins the leader election
-on the `kube-system/kube-controller-manager` Lease. Only once this process
-leads does it build the controller context (clients, the shared informer
-factory), build every enabled controller, start the informers, and run each
-controller in its own thread. When leadership is lost the controllers are
-stopped and `run` returns: the process is expected to exit and be restarted.
-With `--leader-elect=false` the same work starts at once.
+How kube-controller-manager starts. `run` (Go: Run, here the methods of
+`ControllerManager`) joins the leader election on the
+`kube-system/kube-controller-manager` Lease; only while this process leads
+does it build the controller context and the enabled controllers, start the
+informers and run each controller. When leadership is lost the controllers
+stop and `run` returns: the process is expected to exit and be restarted.
+With `--leader-elect=false` the same work starts at once. deterministic.py
+hands the same `ControllerManager` to the driver as steps.
 
-The same process as driver steps for deterministic runs, `ControllerManager`,
-has no upstream twin and lives in deterministic.py.
-
-Start reading at: run, then build_controllers and run_controllers.
+Start reading at: ControllerManager.run, then start_leading, build_controllers and run_controllers.
 
 Not ported: NewControllerManagerCommand (cobra; minikcm.cli has the command),
 configz, the HTTP server with healthz, metrics and debug handlers, flagz and
@@ -90,15 +88,13 @@ logger = logging.getLogger(__name__)
 
 CONTROLLER_START_JITTER = 1.0
 """Port of ControllerStartJitter: each controller waits ControllerStartInterval x [1, 2) before it starts."""
-CONFIGZ_NAME = "kubecontrollermanager.config.k8s.io"
-"""Port of ConfigzName (kept for reference; there is no /configz)."""
 KUBE_CONTROLLER_MANAGER = "kube-controller-manager"
 """Port of kubeControllerManager: the component name (lease, events, informer name)."""
 LEADER_HEALTHZ_TIMEOUT: Seconds = 20.0
 """How long past the lease a stuck leader may go before its health check fails (Go: inline 20s)."""
 
 DescriptorsFunc = Callable[[], dict[str, ControllerDescriptor]]
-InformerFactoryFunc = Callable[["Interface", Seconds], "SharedInformerFactory"]
+InformerFactoryFunc = Callable[["Interface", Seconds], Any]
 
 
 # --- k8s.io/controller-manager app/helper.go --------------------------------------------
@@ -151,9 +147,6 @@ class SimpleControllerClientBuilder:
     def client(self, name: str) -> Interface:
         """Port of SimpleControllerClientBuilder.Client."""
         return self.client_config
-
-    def __repr__(self) -> str:
-        return f"SimpleControllerClientBuilder({self.client_config!r})"
 
 
 # --- controller_descriptor.go: the registry (see the module docstring) --------------------
@@ -292,16 +285,6 @@ def resync_period(c: CompletedConfig, rng: random.Random | None = None) -> Calla
     return period
 
 
-class SharedInformerFactory(Protocol):
-    """The part of minikcm.informers' SharedInformerFactory the controller manager uses (Go: informers.SharedInformerFactory)."""
-
-    def start(self, stop: threading.Event) -> None:
-        """Port of SharedInformerFactory.Start (client-go informers/factory.go)."""
-
-    def shutdown(self) -> None:
-        """Port of SharedInformerFactory.Shutdown (client-go informers/factory.go)."""
-
-
 @dataclass
 class ControllerContext:
     """Port of ControllerContext (controllermanager.go): what every controller constructor is given.
@@ -360,7 +343,7 @@ def trim_managed_fields(obj: Any) -> Any:
 
 
 def new_shared_informers(client: Interface, default_resync: Seconds, clock: Clock | None,
-                         rng: random.Random | None) -> SharedInformerFactory:
+                         rng: random.Random | None) -> Any:
     """Port of the NewSharedInformerFactoryWithOptions call of CreateControllerContext.
 
     With the managedFields trim as transform; `clock` (whose `driven` mark
@@ -368,20 +351,14 @@ def new_shared_informers(client: Interface, default_resync: Seconds, clock: Cloc
     """
     from minikcm.informers import new_shared_informer_factory_with_options
 
-    factory: SharedInformerFactory = new_shared_informer_factory_with_options(
+    return new_shared_informer_factory_with_options(
         client, default_resync, transform=trim_managed_fields, clock=clock, rng=rng)
-    return factory
 
 
-def create_controller_context(
-    s: CompletedConfig,
-    root_client_builder: ControllerClientBuilder,
-    client_builder: ControllerClientBuilder,
-    stop: threading.Event,
-    clock: Clock | None = None,
-    rng: random.Random | None = None,
-    new_informer_factory: InformerFactoryFunc | None = None,
-) -> ControllerContext:
+def create_controller_context(s: CompletedConfig, root_client_builder: ControllerClientBuilder,
+                              client_builder: ControllerClientBuilder, stop: threading.Event,
+                              clock: Clock | None = None, rng: random.Random | None = None,
+                              new_informer_factory: InformerFactoryFunc | None = None) -> ControllerContext:
     """Port of CreateControllerContext (controllermanager.go).
 
     Builds the shared informer factory on the root client ("shared-informers")
@@ -402,15 +379,9 @@ def create_controller_context(
         shared_informers = new_informer_factory(versioned_client, default_resync)
     else:
         shared_informers = new_shared_informers(versioned_client, default_resync, clock, rng)
-    return ControllerContext(
-        client_builder=client_builder,
-        informer_factory=shared_informers,
-        component_config=s.component_config,
-        informers_started=threading.Event(),
-        resync_period=resync_period(s, rng),
-        clock=clock,
-        rng=rng,
-    )
+    return ControllerContext(client_builder=client_builder, informer_factory=shared_informers,
+                             component_config=s.component_config, informers_started=threading.Event(),
+                             resync_period=resync_period(s, rng), clock=clock, rng=rng)
 
 
 def build_controllers(
@@ -467,13 +438,9 @@ def build_controllers(
     return controllers
 
 
-def run_controllers(
-    controller_ctx: ControllerContext,
-    controllers: list[Controller],
-    controller_start_jitter_max_factor: float,
-    shutdown_timeout: Seconds,
-    stop: threading.Event,
-) -> bool:
+def run_controllers(controller_ctx: ControllerContext, controllers: list[Controller],
+                    controller_start_jitter_max_factor: float, shutdown_timeout: Seconds,
+                    stop: threading.Event) -> bool:
     """Port of RunControllers (controllermanager.go): run every controller until `stop`, then wait for them.
 
     Each controller gets a thread (`controllers/run-<n>`) that first sleeps a
@@ -539,14 +506,8 @@ def create_client_builders(c: CompletedConfig) -> tuple[ControllerClientBuilder,
     return root_client_builder, root_client_builder
 
 
-def new_leader_election_config(
-    c: CompletedConfig,
-    lock_identity: str,
-    election_checker: HealthzAdaptor | None,
-    resource_lock: str,
-    lease_name: str,
-    callbacks: LeaderCallbacks,
-) -> LeaderElectionConfig:
+def new_leader_election_config(c: CompletedConfig, lock_identity: str, election_checker: HealthzAdaptor | None,
+                               resource_lock: str, lease_name: str, callbacks: LeaderCallbacks) -> LeaderElectionConfig:
     """Port of the first half of leaderElectAndRun: the Lease lock and the election config.
 
     Raises:
@@ -559,29 +520,14 @@ def new_leader_election_config(
                               resourcelock.ResourceLockConfig(identity=lock_identity, event_recorder=c.event_recorder))
     except ValueError as err:
         raise RuntimeError(f"error creating lock: {err}") from err
-    return LeaderElectionConfig(
-        lock=rl,
-        lease_duration=le.lease_duration,
-        renew_deadline=le.renew_deadline,
-        retry_period=le.retry_period,
-        callbacks=callbacks,
-        watch_dog=election_checker,
-        name=lease_name,
-        coordinated=False,  # Go: the CoordinatedLeaderElection gate, off by default
-    )
+    return LeaderElectionConfig(lock=rl, lease_duration=le.lease_duration, renew_deadline=le.renew_deadline,
+                                retry_period=le.retry_period, callbacks=callbacks, watch_dog=election_checker,
+                                name=lease_name, coordinated=False)  # Go: the CoordinatedLeaderElection gate, off
 
 
-def leader_elect_and_run(
-    c: CompletedConfig,
-    lock_identity: str,
-    election_checker: HealthzAdaptor | None,
-    resource_lock: str,
-    lease_name: str,
-    callbacks: LeaderCallbacks,
-    stop: threading.Event,
-    clock: Clock | None = None,
-    rng: random.Random | None = None,
-) -> None:
+def leader_elect_and_run(c: CompletedConfig, lock_identity: str, election_checker: HealthzAdaptor | None,
+                         resource_lock: str, lease_name: str, callbacks: LeaderCallbacks, stop: threading.Event,
+                         clock: Clock | None = None, rng: random.Random | None = None) -> None:
     """Port of leaderElectAndRun (controllermanager.go): join the election and run the callbacks.
 
     Blocks: until `stop` is set or leadership is lost (leaderelection.run_or_die).
@@ -600,22 +546,10 @@ def new_identity(rng: random.Random | None = None) -> str:
     return f"{socket.gethostname()}_{uid}"
 
 
-def run(
-    c: CompletedConfig,
-    stop: threading.Event,
-    identity: str | None = None,
-    clock: Clock | None = None,
-    rng: random.Random | None = None,
-    new_descriptors: DescriptorsFunc = new_controller_descriptors,
-    new_informer_factory: InformerFactoryFunc | None = None,
-) -> None:
-    """Port of Run (controllermanager.go): the whole controller manager, threaded (`ControllerManager.run`).
-
-    Blocks: until `stop` is set, or leadership is lost.
-    Raises:
-        Aggregate: the errors of the leading term (Go: utilerrors.NewAggregate).
-        RuntimeError: a bad lock or election config.
-    """
+def run(c: CompletedConfig, stop: threading.Event, identity: str | None = None, clock: Clock | None = None,
+        rng: random.Random | None = None, new_descriptors: DescriptorsFunc = new_controller_descriptors,
+        new_informer_factory: InformerFactoryFunc | None = None) -> None:
+    """Port of Run (controllermanager.go): the whole controller manager, threaded; see ControllerManager.run."""
     ControllerManager(c, identity, clock, rng, new_descriptors, new_informer_factory).run(stop)
 
 
@@ -623,29 +557,18 @@ NEW, CAMPAIGNING, RUNNING, STOPPED = "new", "campaigning", "running", "stopped"
 
 
 class ControllerManager:
-    """Port of Run (controllermanager.go), its locals kept on an object: one kube-controller-manager process.
+    """Port of Run (controllermanager.go), its locals on an object: one kube-controller-manager process.
 
-    `run(stop)` is Run on threads. deterministic.ControllerManager hands the
-    same object to a driver as steps. Both modes go through the same parts:
-    the election's callbacks (`started_leading`, `stopped_leading`) and the
-    leading term's start and end (`start_leading`, `end_leading`); only the
-    controllers' jittered starts differ (threads that sleep in
-    `run_controllers`, or steps due at the same times).
-
-    `stop` is Run's own context (Go: `ctx, cancel := context.WithCancel(ctx)`):
-    `cancel()` sets it, and so does the end of a leading term. `state` goes
-    new, campaigning, running (leading), stopped.
+    `run(stop)` is Run on threads; deterministic.ControllerManager hands the
+    same object to a driver. Both go through the election's callbacks and the
+    term's `start_leading` and `end_leading`; only the controllers' jittered
+    starts differ: threads that sleep (`run_controllers`) or steps due then.
+    `stop` is Run's own context, set by `cancel()` and by a term's end.
     """
 
-    def __init__(
-        self,
-        c: CompletedConfig,
-        identity: str | None = None,
-        clock: Clock | None = None,
-        rng: random.Random | None = None,
-        new_descriptors: DescriptorsFunc = new_controller_descriptors,
-        new_informer_factory: InformerFactoryFunc | None = None,
-    ) -> None:
+    def __init__(self, c: CompletedConfig, identity: str | None = None, clock: Clock | None = None,
+                 rng: random.Random | None = None, new_descriptors: DescriptorsFunc = new_controller_descriptors,
+                 new_informer_factory: InformerFactoryFunc | None = None) -> None:
         self.c = c
         self.clock: Clock = or_real(clock)
         self.rng = rng
@@ -663,20 +586,17 @@ class ControllerManager:
         """Port of Run: the events pipeline, then the leading term behind the election (or at once without it).
 
         Blocks: until `stop` is set, or leadership is lost.
-        Raises:
-            Aggregate: the errors of the leading term.
-            RuntimeError: a bad lock or election config.
+        Raises: Aggregate, the errors of the term (Go: NewAggregate); RuntimeError, a bad lock or election config.
         """
         wait.Group(name="controller-manager/cancel").start(lambda: (stop.wait(), self.cancel()))  # Go: child ctx
         logger.info("starting %s", KUBE_CONTROLLER_MANAGER)
         start_events_pipeline(self.c)
         try:
             le = self.c.component_config.generic.leader_election
+            self.state = CAMPAIGNING
             if not le.leader_elect:  # no leader election: run directly
-                self.state = CAMPAIGNING
                 self.run_leading(self.stop)
                 return
-            self.state = CAMPAIGNING
             leader_elect_and_run(self.c, self.identity, new_leader_healthz_adaptor(LEADER_HEALTHZ_TIMEOUT),
                                  le.resource_lock, le.resource_name, self.callbacks(), self.stop, self.clock, self.rng)
         finally:
@@ -690,11 +610,8 @@ class ControllerManager:
         return LeaderCallbacks(on_started_leading=self.started_leading, on_stopped_leading=self.stopped_leading)
 
     def started_leading(self, leading_stop: threading.Event) -> None:
-        """Port of startedLeading around Run's OnStartedLeading: run the term; an error goes to errs and cancels.
-
-        Threaded, it runs on the elector's leading thread until the term ends;
-        on a driven clock it returns once the term is scheduled.
-        """
+        """Port of startedLeading around OnStartedLeading: run the term (threads: until it ends; steps: until
+        it is scheduled); an error goes to errs and cancels."""
         try:
             self.run_leading(leading_stop)
         except Exception as err:  # Go: run's error goes to errs, then the deferred cancel()

@@ -43,7 +43,8 @@ class ControllerManager(cm.ControllerManager):
     """
 
     def __init__(self, c: CompletedConfig, driver: Driver, identity: str | None = None, clock: Clock | None = None,
-                 rng: random.Random | None = None, new_descriptors: cm.DescriptorsFunc = cm.new_controller_descriptors,
+                 rng: random.Random | None = None,
+                 new_descriptors: cm.DescriptorsFunc = cm.new_controller_descriptors,
                  new_informer_factory: cm.InformerFactoryFunc | None = None,
                  clock_to_driver: Callable[[datetime], datetime] | None = None, release_on_cancel: bool = False) -> None:
         clock = clock if clock is not None else driver.clock
