@@ -49,30 +49,8 @@ from minikcm.apimachinery.field import Aggregate
 from minikcm.clock import Clock, Seconds, or_real
 from minikcm.cmd.controller_manager import apps, core, names
 from minikcm.cmd.controller_manager.config import CompletedConfig, KubeControllerManagerConfiguration
-from minikcm.cmd.controller_manager.controller_descriptor import (
-    Controller,
-    ControllerDescriptor,
-    NotPortedError,
-    new_bootstrap_signer_controller_descriptor,
-    new_certificate_signing_request_approving_controller_descriptor,
-    new_certificate_signing_request_cleaner_controller_descriptor,
-    new_certificate_signing_request_signing_controller_descriptor,
-    new_cluster_role_aggregation_controller_descriptor,
-    new_cron_job_controller_descriptor,
-    new_disruption_controller_descriptor,
-    new_endpoint_slice_controller_descriptor,
-    new_endpoint_slice_mirroring_controller_descriptor,
-    new_horizontal_pod_autoscaler_controller_descriptor,
-    new_job_controller_descriptor,
-    new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor,
-    new_pod_certificate_request_cleaner_controller_descriptor,
-    new_root_ca_certificate_publisher_controller_descriptor,
-    new_service_account_token_controller_descriptor,
-    new_service_cidrs_controller_descriptor,
-    new_storage_version_migrator_controller_descriptor,
-    new_token_cleaner_controller_descriptor,
-    new_validating_admission_policy_status_controller_descriptor,
-)
+from minikcm.cmd.controller_manager import controller_descriptor as cd
+from minikcm.cmd.controller_manager.controller_descriptor import Controller, ControllerDescriptor, NotPortedError
 from minikcm.tools.leaderelection import resourcelock
 from minikcm.tools.leaderelection.healthzadaptor import HealthzAdaptor, new_leader_healthz_adaptor
 from minikcm.tools.leaderelection.leaderelection import (
@@ -204,11 +182,11 @@ def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
         controllers[name] = controller_desc
 
     # The service-account token controller is special: built first, outside the loop.
-    register(new_service_account_token_controller_descriptor())
+    register(cd.new_service_account_token_controller_descriptor())
 
     register(core.new_endpoints_controller_descriptor())
-    register(new_endpoint_slice_controller_descriptor())
-    register(new_endpoint_slice_mirroring_controller_descriptor())
+    register(cd.new_endpoint_slice_controller_descriptor())
+    register(cd.new_endpoint_slice_mirroring_controller_descriptor())
     register(core.new_replication_controller_descriptor())
     register(core.new_pod_garbage_collector_controller_descriptor())
     register(core.new_resource_quota_controller_descriptor())
@@ -216,20 +194,20 @@ def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
     register(core.new_service_account_controller_descriptor())
     register(core.new_garbage_collector_controller_descriptor())
     register(apps.new_daemon_set_controller_descriptor())
-    register(new_job_controller_descriptor())
+    register(cd.new_job_controller_descriptor())
     register(apps.new_deployment_controller_descriptor())
     register(apps.new_replica_set_controller_descriptor())
-    register(new_horizontal_pod_autoscaler_controller_descriptor())
-    register(new_disruption_controller_descriptor())
+    register(cd.new_horizontal_pod_autoscaler_controller_descriptor())
+    register(cd.new_disruption_controller_descriptor())
     register(apps.new_stateful_set_controller_descriptor())
-    register(new_cron_job_controller_descriptor())
-    register(new_certificate_signing_request_signing_controller_descriptor())
-    register(new_certificate_signing_request_approving_controller_descriptor())
-    register(new_certificate_signing_request_cleaner_controller_descriptor())
-    register(new_pod_certificate_request_cleaner_controller_descriptor())
+    register(cd.new_cron_job_controller_descriptor())
+    register(cd.new_certificate_signing_request_signing_controller_descriptor())
+    register(cd.new_certificate_signing_request_approving_controller_descriptor())
+    register(cd.new_certificate_signing_request_cleaner_controller_descriptor())
+    register(cd.new_pod_certificate_request_cleaner_controller_descriptor())
     register(core.new_ttl_controller_descriptor())
-    register(new_bootstrap_signer_controller_descriptor())
-    register(new_token_cleaner_controller_descriptor())
+    register(cd.new_bootstrap_signer_controller_descriptor())
+    register(cd.new_token_cleaner_controller_descriptor())
     register(core.new_node_ipam_controller_descriptor())
     register(core.new_node_lifecycle_controller_descriptor())
 
@@ -240,13 +218,13 @@ def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
     register(core.new_persistent_volume_binder_controller_descriptor())
     register(core.new_persistent_volume_attach_detach_controller_descriptor())
     register(core.new_persistent_volume_expander_controller_descriptor())
-    register(new_cluster_role_aggregation_controller_descriptor())
+    register(cd.new_cluster_role_aggregation_controller_descriptor())
     register(core.new_persistent_volume_claim_protection_controller_descriptor())
     register(core.new_persistent_volume_protection_controller_descriptor())
     register(core.new_volume_attributes_class_protection_controller_descriptor())
     register(core.new_ttl_after_finished_controller_descriptor())
-    register(new_root_ca_certificate_publisher_controller_descriptor())
-    register(new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor())
+    register(cd.new_root_ca_certificate_publisher_controller_descriptor())
+    register(cd.new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor())
     register(core.new_ephemeral_volume_controller_descriptor())
 
     # feature gated
@@ -254,10 +232,10 @@ def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
     register(core.new_resource_claim_controller_descriptor())
     register(core.new_device_taint_eviction_controller_descriptor())
     register(core.new_legacy_service_account_token_cleaner_controller_descriptor())
-    register(new_validating_admission_policy_status_controller_descriptor())
+    register(cd.new_validating_admission_policy_status_controller_descriptor())
     register(core.new_taint_eviction_controller_descriptor())
-    register(new_service_cidrs_controller_descriptor())
-    register(new_storage_version_migrator_controller_descriptor())
+    register(cd.new_service_cidrs_controller_descriptor())
+    register(cd.new_storage_version_migrator_controller_descriptor())
     register(core.new_selinux_warning_controller_descriptor())
 
     for alias in sorted(aliases):
@@ -576,6 +554,7 @@ class ControllerManager:
         self.new_descriptors = new_descriptors
         self.new_informer_factory = new_informer_factory
         self.stop = threading.Event()
+        self.leading_stop = self.stop  # the leading term's context (Go: startedLeading's ctx)
         self.state = NEW
         self.controller_ctx: ControllerContext | None = None
         self.controllers: list[Controller] = []
@@ -589,21 +568,29 @@ class ControllerManager:
         Raises: Aggregate, the errors of the term (Go: NewAggregate); RuntimeError, a bad lock or election config.
         """
         wait.Group(name="controller-manager/cancel").start(lambda: (stop.wait(), self.cancel()))  # Go: child ctx
-        logger.info("starting %s", KUBE_CONTROLLER_MANAGER)
-        start_events_pipeline(self.c)
+        le = self.begin_run()
         try:
-            le = self.c.component_config.generic.leader_election
-            self.state = CAMPAIGNING
             if not le.leader_elect:  # no leader election: run directly
                 self.run_leading(self.stop)
                 return
             leader_elect_and_run(self.c, self.identity, new_leader_healthz_adaptor(LEADER_HEALTHZ_TIMEOUT),
                                  le.resource_lock, le.resource_name, self.callbacks(), self.stop, self.clock, self.rng)
         finally:
-            self.state = STOPPED
-            shutdown_events_pipeline(self.c)  # Go: deferred
+            self.end_run()
         if self.errors:
             raise Aggregate(self.errors)
+
+    def begin_run(self) -> Any:
+        """Port of the start of Run: the events pipeline. Returns the leader election configuration."""
+        logger.info("starting %s %s", KUBE_CONTROLLER_MANAGER, self.identity)
+        start_events_pipeline(self.c)
+        self.state = CAMPAIGNING
+        return self.c.component_config.generic.leader_election
+
+    def end_run(self) -> None:
+        """Port of Run's deferred EventBroadcaster.Shutdown, at the end of the process."""
+        self.state = STOPPED
+        shutdown_events_pipeline(self.c)
 
     def callbacks(self) -> LeaderCallbacks:
         """Port of the LeaderCallbacks Run hands to leaderElectAndRun."""
@@ -643,6 +630,7 @@ class ControllerManager:
 
     def start_leading(self, leading_stop: threading.Event) -> None:
         """Port of the start of Run's local `run`: context, controllers, informers started, InformersStarted closed."""
+        self.leading_stop = leading_stop
         client_builder, root_client_builder = create_client_builders(self.c)
         ctx = create_controller_context(self.c, root_client_builder, client_builder, leading_stop, clock=self.clock,
                                         rng=self.rng, new_informer_factory=self.new_informer_factory)

@@ -1,18 +1,14 @@
-"""No upstream twin. One kube-controller-manager process as steps of the deterministic driver.
+"""No upstream twin. One kube-controller-manager process (controllermanager.ControllerManager) as driver steps.
 
-`ControllerManager` is controllermanager.ControllerManager (Run) handed to a
-driver: the election's steps instead of run_or_die's thread, and each
-controller's jittered start as a step due at that time instead of a thread
-that sleeps (run_controllers). Everything else is Run's own code. What only a
-simulation needs is here too: step names per process (several share one
-driver), a process clock that runs at its own rate, and `kill` (SIGKILL: the
-steps vanish, nothing is released); `cancel` is SIGTERM.
+Only what differs from threads is here: the election's steps instead of
+run_or_die, each controller's jittered start as a step due then instead of a
+sleeping thread (run_controllers), and what a simulation needs: step names
+per process, a process clock with its own rate, and `kill` (SIGKILL).
 """
 
 from __future__ import annotations
 
 import functools
-import logging
 import random
 import threading
 from collections.abc import Callable
@@ -26,20 +22,15 @@ from minikcm.cmd.controller_manager.controller_descriptor import Controller
 from minikcm.driver import Driver, Step
 from minikcm.tools.leaderelection.leaderelection import LeaderElector, new_leader_elector
 
-logger = logging.getLogger(__name__)
-
 KILLED = "killed"
 
 
 class ControllerManager(cm.ControllerManager):
-    """No upstream twin: one kube-controller-manager process under the deterministic driver.
+    """No upstream twin: one process under the driver; its step names start with `controller-manager/<identity>/`.
 
-    Every step name starts with `controller-manager/<identity>/`. `clock` is
-    this process's clock (default: the driver's); when it is not the driver's,
-    `clock_to_driver` converts its times for the steps' wakeups. Both must be
-    driven, and so must the config's event broadcaster's clock. `release_on_cancel`
-    has no kube-controller-manager flag; it shows client-go's option.
-    Thread: the driver's; not locked.
+    `clock` (default: the driver's) must be driven, as must the event broadcaster's;
+    `clock_to_driver` converts its times to the driver's. `release_on_cancel` (no
+    kube-controller-manager flag) shows client-go's option. Thread: the driver's.
     """
 
     def __init__(self, c: CompletedConfig, driver: Driver, identity: str | None = None, clock: Clock | None = None,
@@ -57,32 +48,24 @@ class ControllerManager(cm.ControllerManager):
         self.clock_to_driver = clock_to_driver
         self.release_on_cancel = release_on_cancel
         self.elector: LeaderElector | None = None
-        self.leading_stop = threading.Event()
         self.start_at: dict[str, datetime] = {}  # controllers not yet started -> when they are due
         self.running: list[str] = []  # controllers started and not yet stopped
 
     def steps(self) -> list[Step]:
-        """Run's start: the events pipeline, then the election's steps (or the run step, without election).
-
-        Raises: RuntimeError for a bad lock or election config (Go: RunOrDie panics).
-        """
-        logger.info("starting %s %s", cm.KUBE_CONTROLLER_MANAGER, self.identity)
-        cm.start_events_pipeline(self.c)
+        """Run's start: the events pipeline, then the election's steps (or run/shutdown steps without election)."""
+        le = self.begin_run()
         broadcaster = self.c.event_broadcaster
         events = [self.adopt(s, "events/" + s.name) for s in broadcaster.steps()] if broadcaster else []
-        le = self.c.component_config.generic.leader_election
         if not le.leader_elect:
-            self.state = cm.CAMPAIGNING
-            return [self.adopt(Step("run", self.run_ready, self.run_directly)),
-                    self.adopt(Step("shutdown", self.shutdown_ready, self.shutdown)), *events]
+            return [self.adopt(Step("run", functools.partial(self.at, cm.CAMPAIGNING, False), self.run_directly)),
+                    self.adopt(Step("shutdown", functools.partial(self.at, cm.RUNNING, True), self.shutdown)), *events]
         config = cm.new_leader_election_config(self.c, self.identity, None, le.resource_lock, le.resource_name,
                                                self.callbacks())
         config.release_on_cancel = self.release_on_cancel
-        try:
+        try:  # Go: RunOrDie panics on a bad config
             self.elector = new_leader_elector(config, clock=self.clock, rng=self.rng)
         except ValueError as err:
-            raise RuntimeError(str(err)) from err  # Go: RunOrDie panics on a bad config
-        self.state = cm.CAMPAIGNING
+            raise RuntimeError(str(err)) from err
         return [*(self.adopt(s, "leaderelection/" + s.name.rsplit("/", 1)[-1])
                   for s in self.elector.steps(self.stop, record=self.driver.record)), *events]
 
@@ -94,9 +77,8 @@ class ControllerManager(cm.ControllerManager):
         return step.renamed(f"controller-manager/{self.identity}/{name or step.name}", wakeup=wakeup)
 
     def run_leading(self, leading_stop: threading.Event) -> None:
-        """Run's local `run` on a driven clock: start the term, then the informers' steps and a start step per
-        controller due a jittered interval later (threaded: run_controllers). The term ends in `shutdown`."""
-        self.leading_stop = leading_stop
+        """Run's local `run`: the term's start, the informers' steps, per controller a start step due a jittered
+        interval later (threads: run_controllers). The term ends in `shutdown`."""
         self.start_leading(leading_stop)
         assert self.controller_ctx is not None
         new_steps = [self.adopt(s, "informers/" + s.name) for s in self.controller_ctx.informer_factory.steps()]
@@ -126,17 +108,14 @@ class ControllerManager(cm.ControllerManager):
         super().stopped_leading()
         self.shutdown()
 
-    def run_ready(self) -> bool:
-        return self.state == cm.CAMPAIGNING and not self.stop.is_set()
+    def at(self, state: str, stopped: bool) -> bool:
+        return self.state == state and self.stop.is_set() == stopped
 
     def run_directly(self) -> None:
-        """Run's no-leader-election path: the term at once, until cancel()."""
+        """Run's no-leader-election path: the term at once, until cancel() (or its error)."""
         self.started_leading(self.stop)
-        if self.errors:  # Go: Run returns run's error
+        if self.errors:
             self.shutdown()
-
-    def shutdown_ready(self) -> bool:
-        return self.state == cm.RUNNING and self.stop.is_set()
 
     def shutdown(self) -> None:
         """The end of the term and of Run: the controllers' and informers' steps go, the informers shut down."""
@@ -146,20 +125,15 @@ class ControllerManager(cm.ControllerManager):
         if self.running:
             self.note("run", "all controllers terminated")
         self.running, self.start_at = [], {}
-        self.state = cm.STOPPED
-        cm.shutdown_events_pipeline(self.c)  # Go: Run's deferred Shutdown
+        self.end_run()
 
     def kill(self) -> None:
         """SIGKILL: drop every step of this process from the driver; nothing is released or cleaned up."""
         self.driver.remove(f"controller-manager/{self.identity}/")
-        self.running = []
-        self.state = KILLED
+        self.running, self.state = [], KILLED
 
     def running_controllers(self) -> list[str]:
         return list(self.running)
 
     def is_leader(self) -> bool:
         return self.elector is not None and self.state == cm.RUNNING and self.elector.is_leader()
-
-    def __repr__(self) -> str:
-        return f"ControllerManager({self.identity!r}, state={self.state}, running={self.running})"
