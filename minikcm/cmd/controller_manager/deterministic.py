@@ -12,6 +12,7 @@ import functools
 import random
 import threading
 from collections.abc import Callable
+from typing import Any
 from datetime import datetime, timedelta
 
 from minikcm.apimachinery import wait
@@ -34,18 +35,13 @@ class ControllerManager(cm.ControllerManager):
     """
 
     def __init__(self, c: CompletedConfig, driver: Driver, identity: str | None = None, clock: Clock | None = None,
-                 rng: random.Random | None = None,
-                 new_descriptors: cm.DescriptorsFunc = cm.new_controller_descriptors,
-                 new_informer_factory: cm.InformerFactoryFunc | None = None,
-                 clock_to_driver: Callable[[datetime], datetime] | None = None, release_on_cancel: bool = False) -> None:
+                 rng: random.Random | None = None, *, clock_to_driver: Callable[[datetime], datetime] | None = None,
+                 release_on_cancel: bool = False, **kwargs: Any) -> None:  # kwargs: new_descriptors, new_informer_factory
         clock = clock if clock is not None else driver.clock
         if not clock.driven:
             raise ValueError(f"ControllerManager needs a driven clock (FakeClock(..., driven=True)), got {clock!r}")
-        super().__init__(c, identity, clock, rng if rng is not None else random.Random(0), new_descriptors,
-                         new_informer_factory)
-        self.driver = driver
-        self.record = driver.record
-        self.clock_to_driver = clock_to_driver
+        super().__init__(c, identity, clock, rng if rng is not None else random.Random(0), **kwargs)
+        self.driver, self.record, self.clock_to_driver = driver, driver.record, clock_to_driver
         self.release_on_cancel = release_on_cancel
         self.elector: LeaderElector | None = None
         self.start_at: dict[str, datetime] = {}  # controllers not yet started -> when they are due
@@ -57,8 +53,8 @@ class ControllerManager(cm.ControllerManager):
         broadcaster = self.c.event_broadcaster
         events = [self.adopt(s, "events/" + s.name) for s in broadcaster.steps()] if broadcaster else []
         if not le.leader_elect:
-            return [self.adopt(Step("run", functools.partial(self.at, cm.CAMPAIGNING, False), self.run_directly)),
-                    self.adopt(Step("shutdown", functools.partial(self.at, cm.RUNNING, True), self.shutdown)), *events]
+            return [self.adopt(Step("run", self.run_ready, functools.partial(self.started_leading, self.stop))),
+                    self.adopt(Step("shutdown", self.shutdown_ready, self.shutdown)), *events]  # Go: run directly
         config = cm.new_leader_election_config(self.c, self.identity, None, le.resource_lock, le.resource_name,
                                                self.callbacks())
         config.release_on_cancel = self.release_on_cancel
@@ -108,14 +104,11 @@ class ControllerManager(cm.ControllerManager):
         super().stopped_leading()
         self.shutdown()
 
-    def at(self, state: str, stopped: bool) -> bool:
-        return self.state == state and self.stop.is_set() == stopped
+    def run_ready(self) -> bool:
+        return self.state == cm.CAMPAIGNING and not self.stop.is_set()
 
-    def run_directly(self) -> None:
-        """Run's no-leader-election path: the term at once, until cancel() (or its error)."""
-        self.started_leading(self.stop)
-        if self.errors:
-            self.shutdown()
+    def shutdown_ready(self) -> bool:  # without election: the end of Run once cancelled (or the term failed)
+        return self.stop.is_set() and self.state != cm.STOPPED
 
     def shutdown(self) -> None:
         """The end of the term and of Run: the controllers' and informers' steps go, the informers shut down."""
