@@ -1,4 +1,4 @@
-"""Port of cmd/kube-controller-manager/app/controllermanager.go (with k8s.io/controller-manager app/helper.go and the simple client builder).
+"""Port of cmd/kube-controller-manager/app/controllermanager.go (helper.go and client_builder.go have modules of their own).
 
 How kube-controller-manager starts. `run` (Go: Run, here the methods of
 `ControllerManager`) joins the leader election on the
@@ -42,7 +42,7 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from minikcm.apimachinery import wait
 from minikcm.apimachinery.field import Aggregate
@@ -50,12 +50,17 @@ from minikcm.clock import Clock, Seconds, or_real
 from minikcm.cmd.controller_manager import apps, core, names
 from minikcm.cmd.controller_manager.config import CompletedConfig, KubeControllerManagerConfiguration
 from minikcm.cmd.controller_manager import controller_descriptor as cd
+from minikcm.cmd.controller_manager.client_builder import ControllerClientBuilder, SimpleControllerClientBuilder
 from minikcm.cmd.controller_manager.controller_descriptor import Controller, ControllerDescriptor, NotPortedError
+from minikcm.cmd.controller_manager.helper import is_controller_enabled
 from minikcm.tools.leaderelection import resourcelock
 from minikcm.tools.leaderelection.healthzadaptor import HealthzAdaptor, new_leader_healthz_adaptor
+from minikcm.driver import Step
 from minikcm.tools.leaderelection.leaderelection import (
     LeaderCallbacks,
     LeaderElectionConfig,
+    LeaderElector,
+    new_leader_elector,
     run_or_die,
 )
 
@@ -73,58 +78,6 @@ LEADER_HEALTHZ_TIMEOUT: Seconds = 20.0
 
 DescriptorsFunc = Callable[[], dict[str, ControllerDescriptor]]
 InformerFactoryFunc = Callable[["Interface", Seconds], Any]
-
-
-# --- k8s.io/controller-manager app/helper.go --------------------------------------------
-
-
-def is_controller_enabled(name: str, disabled_by_default_controllers: set[str], controllers: list[str]) -> bool:
-    """Port of IsControllerEnabled (controller-manager app/helper.go).
-
-    Reads the --controllers list left to right; the first entry that
-    mentions `name` decides (`name` on, `-name` off). With no such entry, a
-    `*` anywhere turns on every controller that is not disabled by default;
-    without `*` nothing is on. Example: ["*", "-job-controller"] runs all
-    default controllers but job-controller.
-    """
-    has_star = False
-    for ctrl in controllers:
-        if ctrl == name:
-            return True
-        if ctrl == "-" + name:
-            return False
-        if ctrl == "*":
-            has_star = True
-    # No explicit choice for this name.
-    if not has_star:
-        return False  # nothing on by default
-    return name not in disabled_by_default_controllers
-
-
-# --- k8s.io/controller-manager pkg/clientbuilder/client_builder.go ----------------------------
-
-
-class ControllerClientBuilder(Protocol):
-    """Port of ControllerClientBuilder (clientbuilder): hands each controller its client."""
-
-    def client(self, name: str) -> Interface:
-        """Port of ControllerClientBuilder.Client (k8s.io/controller-manager/pkg/clientbuilder/client_builder.go)."""
-
-
-class SimpleControllerClientBuilder:
-    """Port of SimpleControllerClientBuilder (clientbuilder/client_builder.go).
-
-    Gives every controller the controller manager's own credentials.
-    Differs from Go: the clientset is shared instead of built per name with
-    the name as user agent.
-    """
-
-    def __init__(self, client: Interface) -> None:
-        self.client_config = client  # Go: ClientConfig
-
-    def client(self, name: str) -> Interface:
-        """Port of SimpleControllerClientBuilder.Client."""
-        return self.client_config
 
 
 # --- controller_descriptor.go: the registry (see the module docstring) --------------------
@@ -560,6 +513,9 @@ class ControllerManager:
         self.controllers: list[Controller] = []
         self.errors: list[Exception] = []  # Go: errs (list.append is atomic here: no errsLock)
         self.record: Callable[[str, str], None] | None = None  # e.g. Driver.record, for the trace
+        self.elector: LeaderElector | None = None  # built by steps(); run() leaves it to run_or_die
+        self.release_on_cancel = False  # no kube-controller-manager flag; shows client-go's option (steps only)
+        self.running: list[str] = []  # controllers started as steps and not yet stopped
 
     def run(self, stop: threading.Event) -> None:
         """Port of Run: the events pipeline, then the leading term behind the election (or at once without it).
@@ -655,6 +611,54 @@ class ControllerManager:
         """No upstream twin: pass a decision to the driver's trace (when `record` is set)."""
         if self.record is not None:
             self.record(f"controller-manager/{self.identity}/{step}", detail)
+
+    # -- the same Run on a driven clock (no Go twin; deterministic.ControllerManager adds the rest) ----------
+
+    def steps(self) -> list[Step]:
+        """No upstream twin: Run's start as driver steps: the events pipeline, then the election's steps (without
+        election: a step that runs the term and one that ends Run once cancelled). Names go through `adopt`.
+
+        Raises: RuntimeError for a bad lock or election config (Go: RunOrDie panics).
+        """
+        le = self.begin_run()
+        broadcaster = self.c.event_broadcaster
+        events = [self.adopt(s, "events/" + s.name) for s in broadcaster.steps()] if broadcaster else []
+        if not le.leader_elect:  # Go: run directly
+            return [self.adopt(Step("run", self.run_ready, functools.partial(self.started_leading, self.stop))),
+                    self.adopt(Step("shutdown", self.shutdown_ready, self.shutdown)), *events]
+        config = new_leader_election_config(self.c, self.identity, None, le.resource_lock, le.resource_name,
+                                            self.callbacks())
+        config.release_on_cancel = self.release_on_cancel
+        try:
+            self.elector = new_leader_elector(config, clock=self.clock, rng=self.rng)
+        except ValueError as err:
+            raise RuntimeError(str(err)) from err
+        return [*(self.adopt(s, "leaderelection/" + s.name.rsplit("/", 1)[-1])
+                  for s in self.elector.steps(self.stop, record=self.record)), *events]
+
+    def adopt(self, step: Step, name: str | None = None) -> Step:
+        """No upstream twin: `step` named under `controller-manager/<identity>/`."""
+        return step.renamed(f"controller-manager/{self.identity}/{name or step.name}")
+
+    def run_ready(self) -> bool:
+        return self.state == CAMPAIGNING and not self.stop.is_set()
+
+    def shutdown_ready(self) -> bool:  # without election: the end of Run once cancelled (or the term failed)
+        return self.stop.is_set() and self.state != STOPPED
+
+    def shutdown(self) -> None:
+        """No upstream twin: the end of the term and of Run on a driven clock (threads: run_leading's `finally`)."""
+        self.end_leading()
+        if self.running:
+            self.note("run", "all controllers terminated")
+        self.running = []
+        self.end_run()
+
+    def running_controllers(self) -> list[str]:
+        return list(self.running)
+
+    def is_leader(self) -> bool:
+        return self.elector is not None and self.state == RUNNING and self.elector.is_leader()
 
 
 def start_events_pipeline(c: CompletedConfig) -> None:

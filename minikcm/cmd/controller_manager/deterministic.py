@@ -1,9 +1,9 @@
 """No upstream twin. One kube-controller-manager process (controllermanager.ControllerManager) as driver steps.
 
-Only what differs from threads is here: the election's steps instead of
-run_or_die, each controller's jittered start as a step due then instead of a
-sleeping thread (run_controllers), and what a simulation needs: step names
-per process, a process clock with its own rate, and `kill` (SIGKILL).
+Only what differs from threads is here: each controller's jittered start as
+a step due then, instead of a sleeping thread (run_controllers), and what a
+simulation needs: a driver to add steps to, a process clock with its own
+rate, and `kill` (SIGKILL). `steps()`, `cancel()` and `state` are Run's own.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import functools
 import random
 import threading
 from collections.abc import Callable
-from typing import Any
 from datetime import datetime, timedelta
+from typing import Any
 
 from minikcm.apimachinery import wait
 from minikcm.clock import Clock
@@ -21,7 +21,6 @@ from minikcm.cmd.controller_manager import controllermanager as cm
 from minikcm.cmd.controller_manager.config import CompletedConfig
 from minikcm.cmd.controller_manager.controller_descriptor import Controller
 from minikcm.driver import Driver, Step
-from minikcm.tools.leaderelection.leaderelection import LeaderElector, new_leader_elector
 
 KILLED = "killed"
 
@@ -36,41 +35,22 @@ class ControllerManager(cm.ControllerManager):
 
     def __init__(self, c: CompletedConfig, driver: Driver, identity: str | None = None, clock: Clock | None = None,
                  rng: random.Random | None = None, *, clock_to_driver: Callable[[datetime], datetime] | None = None,
-                 release_on_cancel: bool = False, **kwargs: Any) -> None:  # kwargs: new_descriptors, new_informer_factory
+                 release_on_cancel: bool = False, **kwargs: Any) -> None:  # new_descriptors, new_informer_factory
         clock = clock if clock is not None else driver.clock
         if not clock.driven:
             raise ValueError(f"ControllerManager needs a driven clock (FakeClock(..., driven=True)), got {clock!r}")
         super().__init__(c, identity, clock, rng if rng is not None else random.Random(0), **kwargs)
         self.driver, self.record, self.clock_to_driver = driver, driver.record, clock_to_driver
         self.release_on_cancel = release_on_cancel
-        self.elector: LeaderElector | None = None
         self.start_at: dict[str, datetime] = {}  # controllers not yet started -> when they are due
-        self.running: list[str] = []  # controllers started and not yet stopped
-
-    def steps(self) -> list[Step]:
-        """Run's start: the events pipeline, then the election's steps (or run/shutdown steps without election)."""
-        le = self.begin_run()
-        broadcaster = self.c.event_broadcaster
-        events = [self.adopt(s, "events/" + s.name) for s in broadcaster.steps()] if broadcaster else []
-        if not le.leader_elect:
-            return [self.adopt(Step("run", self.run_ready, functools.partial(self.started_leading, self.stop))),
-                    self.adopt(Step("shutdown", self.shutdown_ready, self.shutdown)), *events]  # Go: run directly
-        config = cm.new_leader_election_config(self.c, self.identity, None, le.resource_lock, le.resource_name,
-                                               self.callbacks())
-        config.release_on_cancel = self.release_on_cancel
-        try:  # Go: RunOrDie panics on a bad config
-            self.elector = new_leader_elector(config, clock=self.clock, rng=self.rng)
-        except ValueError as err:
-            raise RuntimeError(str(err)) from err
-        return [*(self.adopt(s, "leaderelection/" + s.name.rsplit("/", 1)[-1])
-                  for s in self.elector.steps(self.stop, record=self.driver.record)), *events]
 
     def adopt(self, step: Step, name: str | None = None) -> Step:
         """`step` under this process's prefix, with its wakeup in driver time."""
-        wakeup, convert = step.wakeup, self.clock_to_driver
-        if wakeup is not None and convert is not None:
-            wakeup = functools.partial(lambda w: None if (t := w()) is None else convert(t), wakeup)
-        return step.renamed(f"controller-manager/{self.identity}/{name or step.name}", wakeup=wakeup)
+        step, convert = super().adopt(step, name), self.clock_to_driver
+        if step.wakeup is None or convert is None:
+            return step
+        return step.renamed(step.name, wakeup=functools.partial(lambda w: None if (t := w()) is None else convert(t),
+                                                                step.wakeup))
 
     def run_leading(self, leading_stop: threading.Event) -> None:
         """Run's local `run`: the term's start, the informers' steps, per controller a start step due a jittered
@@ -104,29 +84,14 @@ class ControllerManager(cm.ControllerManager):
         super().stopped_leading()
         self.shutdown()
 
-    def run_ready(self) -> bool:
-        return self.state == cm.CAMPAIGNING and not self.stop.is_set()
-
-    def shutdown_ready(self) -> bool:  # without election: the end of Run once cancelled (or the term failed)
-        return self.stop.is_set() and self.state != cm.STOPPED
-
     def shutdown(self) -> None:
-        """The end of the term and of Run: the controllers' and informers' steps go, the informers shut down."""
+        """The end of the term and of Run: the controllers' and informers' steps leave the driver first."""
         for prefix in ("controllers/", "informers/"):
             self.driver.remove(f"controller-manager/{self.identity}/{prefix}")
-        self.end_leading()
-        if self.running:
-            self.note("run", "all controllers terminated")
-        self.running, self.start_at = [], {}
-        self.end_run()
+        self.start_at.clear()
+        super().shutdown()
 
     def kill(self) -> None:
         """SIGKILL: drop every step of this process from the driver; nothing is released or cleaned up."""
         self.driver.remove(f"controller-manager/{self.identity}/")
         self.running, self.state = [], KILLED
-
-    def running_controllers(self) -> list[str]:
-        return list(self.running)
-
-    def is_leader(self) -> bool:
-        return self.elector is not None and self.state == cm.RUNNING and self.elector.is_leader()
