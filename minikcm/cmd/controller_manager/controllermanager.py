@@ -6,8 +6,9 @@ How kube-controller-manager starts. `run` (Go: Run, here the methods of
 does it build the controller context and the enabled controllers, start the
 informers and run each controller. When leadership is lost the controllers
 stop and `run` returns: the process is expected to exit and be restarted.
-With `--leader-elect=false` the same work starts at once. deterministic.py
-hands the same `ControllerManager` to the driver as steps.
+With `--leader-elect=false` the same work starts at once. On a driven clock
+`steps()` hands the same Run to the driver (deterministic.py adds the driver
+and the controllers' start steps).
 
 Start reading at: ControllerManager.run, then start_leading, build_controllers and run_controllers.
 

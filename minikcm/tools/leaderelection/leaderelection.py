@@ -187,6 +187,12 @@ class LeaderElector:
         self.new_leader_group = wait.Group(inline=self.clock.driven, name="leaderelection/new-leader")
         self.record: Callable[[str, str], None] | None = None  # e.g. Driver.record
 
+    @property
+    def lock(self) -> Interface:
+        """No upstream twin: the config's lock (new_leader_elector checks that there is one)."""
+        assert self.config.lock is not None
+        return self.config.lock
+
     def run(self, stop: threading.Event) -> None:
         """Port of LeaderElector.Run (leaderelection.go).
 
@@ -212,8 +218,7 @@ class LeaderElector:
 
     def is_leader(self) -> bool:
         """Port of LeaderElector.IsLeader: does the last record we saw name us?"""
-        assert self.config.lock is not None
-        return self.get_observed_record().holder_identity == self.config.lock.identity()
+        return self.get_observed_record().holder_identity == self.lock.identity()
 
     def acquire(self) -> bool:
         """Port of LeaderElector.acquire (leaderelection.go): retry until we hold the lock.
@@ -230,8 +235,7 @@ class LeaderElector:
 
     def begin_acquire(self) -> None:
         """Port of the start of LeaderElector.acquire: the first attempt is due at once."""
-        assert self.config.lock is not None
-        logger.info("attempting to acquire leader lease %s", self.config.lock.describe())
+        logger.info("attempting to acquire leader lease %s", self.lock.describe())
         self.state = ACQUIRING
         self.next_attempt = self.clock.now()
         self.renew_poll_deadline = None
@@ -246,8 +250,6 @@ class LeaderElector:
         retry period later. If `stop` is set, ends the run instead (Go: acquire
         returns false, Run returns). Returns True when we now hold the lock.
         """
-        lock = self.config.lock
-        assert lock is not None
         if self.stop.is_set():
             self.finish()
             self.note("acquire", "stopped before acquiring")
@@ -259,13 +261,13 @@ class LeaderElector:
         self.maybe_report_transition()
         now = self.clock.now()
         if not succeeded:
-            logger.debug("failed to acquire lease %s", lock.describe())
+            logger.debug("failed to acquire lease %s", self.lock.describe())
             delay = wait.jitter(self.config.retry_period, JITTER_FACTOR, self.rng)  # Go: JitterUntil's period
             self.next_attempt = now + timedelta(seconds=delay)
             self.note("acquire", f"lease held by {self.get_leader()!r}")
             return False
-        lock.record_event("became leader")
-        logger.info("successfully acquired lease %s", lock.describe())
+        self.lock.record_event("became leader")
+        logger.info("successfully acquired lease %s", self.lock.describe())
         self.state = LEADING
         self.renew_poll_deadline = None
         self.next_attempt = now  # Go: renew's Until runs its first poll at once
@@ -292,8 +294,6 @@ class LeaderElector:
         and returns True. Example with retry 2 s, deadline 10 s: a round that
         starts failing at t=0 retries at 2, 4, 6, 8 and gives up at t=10.
         """
-        lock = self.config.lock
-        assert lock is not None
         now = self.clock.now()
         round_open = self.renew_poll_deadline is not None
         if self.stop.is_set():
@@ -305,7 +305,7 @@ class LeaderElector:
             self.renew_poll_deadline = now + timedelta(seconds=self.config.renew_deadline)
         elif now >= self.renew_poll_deadline:
             self.maybe_report_transition()
-            logger.info("failed to renew lease %s: timed out", lock.describe())
+            logger.info("failed to renew lease %s: timed out", self.lock.describe())
             return self.end_renew()
         renewed = self.try_acquire_or_renew() if not self.config.coordinated else self.try_coordinated_renew()
         if renewed:
@@ -323,13 +323,11 @@ class LeaderElector:
 
         Returns False (the value `renew_step` returns when the term ends).
         """
-        lock = self.config.lock
-        assert lock is not None
         try:
             if self.config.release_on_cancel:
                 self.release()
         finally:
-            lock.record_event("stopped leading")  # Go: deferred
+            self.lock.record_event("stopped leading")  # Go: deferred
             self.finish()
         self.note("renew", "stopped leading")
         return False
@@ -359,15 +357,13 @@ class LeaderElector:
         keeping the transition count. Returns True when the lock is released or
         was not ours; False when reading or writing failed.
         """
-        lock = self.config.lock
-        assert lock is not None
         try:
-            old_record, _ = lock.get()
+            old_record, _ = self.lock.get()
         except Exception as err:  # any failure means we cannot release; report and go on
             if not errors.is_not_found(err):
-                logger.error("error retrieving resource lock %s: %s", lock.describe(), err)
+                logger.error("error retrieving resource lock %s: %s", self.lock.describe(), err)
                 return False
-            logger.info("lease lock %s not found", lock.describe())
+            logger.info("lease lock %s not found", self.lock.describe())
             return False
         if not self.is_leader():
             return True
@@ -379,9 +375,9 @@ class LeaderElector:
             acquire_time=now,
         )
         try:
-            lock.update(ler)
+            self.lock.update(ler)
         except Exception as err:  # the release is best effort
-            logger.error("failed to release lease %s: %s", lock.describe(), err)
+            logger.error("failed to release lease %s: %s", self.lock.describe(), err)
             return False
         self.set_observed_record(ler)
         return True
@@ -393,23 +389,21 @@ class LeaderElector:
         renew a lock that already names us, and let it lapse once the
         coordinator marks a preferred holder ("end of term"). Never takes over.
         """
-        lock = self.config.lock
-        assert lock is not None
         now = self.clock.now()
         ler = LeaderElectionRecord(
-            holder_identity=lock.identity(),
+            holder_identity=self.lock.identity(),
             lease_duration_seconds=int(self.config.lease_duration),
             renew_time=now,
             acquire_time=now,
         )
         # 1. Read the record.
         try:
-            old_record, old_raw = lock.get()
+            old_record, old_raw = self.lock.get()
         except Exception as err:  # no record (or no API): nothing to renew this time
             if not errors.is_not_found(err):
-                logger.error("error retrieving lease lock %s: %s", lock.describe(), err)
+                logger.error("error retrieving lease lock %s: %s", self.lock.describe(), err)
                 return False
-            logger.info("lease lock %s not found: %s", lock.describe(), err)
+            logger.info("lease lock %s not found: %s", self.lock.describe(), err)
             return False
         # 2. Note a change, then check expiry and holder.
         if self.observed_raw_record != old_raw:
@@ -418,7 +412,7 @@ class LeaderElector:
         with self._lock:
             observed_time = self.observed_time
         if observed_time + timedelta(seconds=old_record.lease_duration_seconds) < now:
-            logger.info("lease %s has expired", lock.describe())
+            logger.info("lease %s has expired", self.lock.describe())
             return False
         if not self.is_leader():
             return False
@@ -429,9 +423,9 @@ class LeaderElector:
         ler.leader_transitions = old_record.leader_transitions
         ler.strategy = old_record.strategy
         try:
-            lock.update(ler)
+            self.lock.update(ler)
         except Exception as err:  # a failed renewal is retried by the caller's loop
-            logger.error("failed to update lock %s: %s", lock.describe(), err)
+            logger.error("failed to update lock %s: %s", self.lock.describe(), err)
             return False
         self.set_observed_record(ler)
         return True
@@ -453,11 +447,9 @@ class LeaderElector:
         4. Write ourselves in: keep acquire time and transitions when renewing,
            count one more transition when taking over.
         """
-        lock = self.config.lock
-        assert lock is not None
         now = self.clock.now()
         ler = LeaderElectionRecord(
-            holder_identity=lock.identity(),
+            holder_identity=self.lock.identity(),
             lease_duration_seconds=int(self.config.lease_duration),
             renew_time=now,
             acquire_time=now,
@@ -469,24 +461,24 @@ class LeaderElector:
             ler.acquire_time = old_observed.acquire_time
             ler.leader_transitions = old_observed.leader_transitions
             try:
-                lock.update(ler)
+                self.lock.update(ler)
             except Exception as err:  # expected now and then (Conflict): take the slow path
-                logger.debug("optimistic update of lease %s failed, using the slow path: %s", lock.describe(), err)
+                logger.debug("optimistic update of lease %s failed, using the slow path: %s", self.lock.describe(), err)
             else:
                 self.set_observed_record(ler)
                 return True
 
         # 2. Read the record, or create it.
         try:
-            old_record, old_raw = lock.get()
+            old_record, old_raw = self.lock.get()
         except Exception as err:  # NotFound leads to create; anything else ends this attempt
             if not errors.is_not_found(err):
-                logger.error("error retrieving lease lock %s: %s", lock.describe(), err)
+                logger.error("error retrieving lease lock %s: %s", self.lock.describe(), err)
                 return False
             try:
-                lock.create(ler)
+                self.lock.create(ler)
             except Exception as create_err:  # lost a race to create, or the API failed
-                logger.error("error initially creating lease lock %s: %s", lock.describe(), create_err)
+                logger.error("error initially creating lease lock %s: %s", self.lock.describe(), create_err)
                 return False
             self.set_observed_record(ler)
             return True
@@ -496,7 +488,7 @@ class LeaderElector:
             self.set_observed_record(old_record)
             self.observed_raw_record = old_raw
         if old_record.holder_identity != "" and self.is_lease_valid(now) and not self.is_leader():
-            logger.debug("lease %s is held by %s and has not yet expired", lock.describe(), old_record.holder_identity)
+            logger.debug("lease %s is held by %s and has not yet expired", self.lock.describe(), old_record.holder_identity)
             return False
 
         # 4. Write ourselves in.
@@ -506,9 +498,9 @@ class LeaderElector:
         else:
             ler.leader_transitions = old_record.leader_transitions + 1
         try:
-            lock.update(ler)
+            self.lock.update(ler)
         except Exception as err:  # lost to another writer (Conflict) or the API failed
-            logger.error("failed to update lease %s: %s", lock.describe(), err)
+            logger.error("failed to update lease %s: %s", self.lock.describe(), err)
             return False
         self.set_observed_record(ler)
         return True
@@ -575,7 +567,7 @@ class LeaderElector:
             self.stop = stop
         self.record = record
         self.begin_acquire()
-        who = self.config.lock.identity() if self.config.lock is not None else "?"
+        who = self.lock.identity()
         return [
             Step(f"leaderelection/{who}/{phase}", functools.partial(self.due, state), run,
                  functools.partial(self.wakeup, state))
@@ -595,7 +587,7 @@ class LeaderElector:
     def note(self, step: str, detail: str) -> str:
         """No upstream twin: pass a decision to the driver's trace (when `steps` got a `record`); return it."""
         if self.record is not None:
-            who = self.config.lock.identity() if self.config.lock is not None else "?"
+            who = self.lock.identity()
             self.record(f"leaderelection/{who}/{step}", detail)
         return detail
 
