@@ -3,8 +3,9 @@
 The controller manager itself: the registry of controller descriptors, the
 controller context with the shared informer factory, building and running
 the enabled controllers, and `run`, which puts leader election in front of
-all of it. `ControllerManager` (deterministic.py, no upstream twin) is the
-same process as steps for the deterministic driver.
+all of it (controllermanager.ControllerManager keeps Run's locals). The
+`ControllerManager` exported here (deterministic.py, no upstream twin) hands
+that same process to the deterministic driver as steps.
 """
 
 from minikcm.cmd.controller_manager.config import CompletedConfig, Config, KubeControllerManagerConfiguration

@@ -1,17 +1,16 @@
-"""Port of cmd/kube-controller-manager/app/controllermanager.go (with k8s.io/controller-manager app/helper.go and the simple client builder).
+"""Port of cmd/kube-controller-manager/app/controllermanager.go (helper.go and client_builder.go have modules of their own).
 
-How kube-controller-manager starts. `run` first joins the leader election
-on the `kube-system/kube-controller-manager` Lease. Only once this process
-leads does it build the controller context (clients, the shared informer
-factory), build every enabled controller, start the informers, and run each
-controller in its own thread. When leadership is lost the controllers are
-stopped and `run` returns: the process is expected to exit and be restarted.
-With `--leader-elect=false` the same work starts at once.
+How kube-controller-manager starts. `run` (Go: Run, here the methods of
+`ControllerManager`) joins the leader election on the
+`kube-system/kube-controller-manager` Lease; only while this process leads
+does it build the controller context and the enabled controllers, start the
+informers and run each controller. When leadership is lost the controllers
+stop and `run` returns: the process is expected to exit and be restarted.
+With `--leader-elect=false` the same work starts at once. On a driven clock
+`steps()` hands the same Run to the driver (deterministic.py adds the driver
+and the controllers' start steps).
 
-The same process as driver steps for deterministic runs, `ControllerManager`,
-has no upstream twin and lives in deterministic.py.
-
-Start reading at: run, then build_controllers and run_controllers.
+Start reading at: ControllerManager.run, then start_leading, build_controllers and run_controllers.
 
 Not ported: NewControllerManagerCommand (cobra; minikcm.cli has the command),
 configz, the HTTP server with healthz, metrics and debug handlers, flagz and
@@ -36,6 +35,7 @@ Differs from Go:
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import socket
@@ -43,43 +43,25 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from minikcm.apimachinery import wait
 from minikcm.apimachinery.field import Aggregate
 from minikcm.clock import Clock, Seconds, or_real
 from minikcm.cmd.controller_manager import apps, core, names
 from minikcm.cmd.controller_manager.config import CompletedConfig, KubeControllerManagerConfiguration
-from minikcm.cmd.controller_manager.controller_descriptor import (
-    Controller,
-    ControllerDescriptor,
-    NotPortedError,
-    new_bootstrap_signer_controller_descriptor,
-    new_certificate_signing_request_approving_controller_descriptor,
-    new_certificate_signing_request_cleaner_controller_descriptor,
-    new_certificate_signing_request_signing_controller_descriptor,
-    new_cluster_role_aggregation_controller_descriptor,
-    new_cron_job_controller_descriptor,
-    new_disruption_controller_descriptor,
-    new_endpoint_slice_controller_descriptor,
-    new_endpoint_slice_mirroring_controller_descriptor,
-    new_horizontal_pod_autoscaler_controller_descriptor,
-    new_job_controller_descriptor,
-    new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor,
-    new_pod_certificate_request_cleaner_controller_descriptor,
-    new_root_ca_certificate_publisher_controller_descriptor,
-    new_service_account_token_controller_descriptor,
-    new_service_cidrs_controller_descriptor,
-    new_storage_version_migrator_controller_descriptor,
-    new_token_cleaner_controller_descriptor,
-    new_validating_admission_policy_status_controller_descriptor,
-)
-from minikcm.driver import Step
+from minikcm.cmd.controller_manager import controller_descriptor as cd
+from minikcm.cmd.controller_manager.client_builder import ControllerClientBuilder, SimpleControllerClientBuilder
+from minikcm.cmd.controller_manager.controller_descriptor import Controller, ControllerDescriptor, NotPortedError
+from minikcm.cmd.controller_manager.helper import is_controller_enabled
 from minikcm.tools.leaderelection import resourcelock
 from minikcm.tools.leaderelection.healthzadaptor import HealthzAdaptor, new_leader_healthz_adaptor
+from minikcm.driver import Step
 from minikcm.tools.leaderelection.leaderelection import (
     LeaderCallbacks,
     LeaderElectionConfig,
+    LeaderElector,
+    new_leader_elector,
     run_or_die,
 )
 
@@ -90,70 +72,13 @@ logger = logging.getLogger(__name__)
 
 CONTROLLER_START_JITTER = 1.0
 """Port of ControllerStartJitter: each controller waits ControllerStartInterval x [1, 2) before it starts."""
-CONFIGZ_NAME = "kubecontrollermanager.config.k8s.io"
-"""Port of ConfigzName (kept for reference; there is no /configz)."""
 KUBE_CONTROLLER_MANAGER = "kube-controller-manager"
 """Port of kubeControllerManager: the component name (lease, events, informer name)."""
 LEADER_HEALTHZ_TIMEOUT: Seconds = 20.0
 """How long past the lease a stuck leader may go before its health check fails (Go: inline 20s)."""
 
 DescriptorsFunc = Callable[[], dict[str, ControllerDescriptor]]
-InformerFactoryFunc = Callable[["Interface", Seconds], "SharedInformerFactory"]
-
-
-# --- k8s.io/controller-manager app/helper.go --------------------------------------------
-
-
-def is_controller_enabled(name: str, disabled_by_default_controllers: set[str], controllers: list[str]) -> bool:
-    """Port of IsControllerEnabled (controller-manager app/helper.go).
-
-    Reads the --controllers list left to right; the first entry that
-    mentions `name` decides (`name` on, `-name` off). With no such entry, a
-    `*` anywhere turns on every controller that is not disabled by default;
-    without `*` nothing is on. Example: ["*", "-job-controller"] runs all
-    default controllers but job-controller.
-    """
-    has_star = False
-    for ctrl in controllers:
-        if ctrl == name:
-            return True
-        if ctrl == "-" + name:
-            return False
-        if ctrl == "*":
-            has_star = True
-    # No explicit choice for this name.
-    if not has_star:
-        return False  # nothing on by default
-    return name not in disabled_by_default_controllers
-
-
-# --- k8s.io/controller-manager pkg/clientbuilder/client_builder.go ----------------------------
-
-
-class ControllerClientBuilder(Protocol):
-    """Port of ControllerClientBuilder (clientbuilder): hands each controller its client."""
-
-    def client(self, name: str) -> Interface:
-        """Port of ControllerClientBuilder.Client (k8s.io/controller-manager/pkg/clientbuilder/client_builder.go)."""
-
-
-class SimpleControllerClientBuilder:
-    """Port of SimpleControllerClientBuilder (clientbuilder/client_builder.go).
-
-    Gives every controller the controller manager's own credentials.
-    Differs from Go: the clientset is shared instead of built per name with
-    the name as user agent.
-    """
-
-    def __init__(self, client: Interface) -> None:
-        self.client_config = client  # Go: ClientConfig
-
-    def client(self, name: str) -> Interface:
-        """Port of SimpleControllerClientBuilder.Client."""
-        return self.client_config
-
-    def __repr__(self) -> str:
-        return f"SimpleControllerClientBuilder({self.client_config!r})"
+InformerFactoryFunc = Callable[["Interface", Seconds], Any]
 
 
 # --- controller_descriptor.go: the registry (see the module docstring) --------------------
@@ -211,11 +136,11 @@ def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
         controllers[name] = controller_desc
 
     # The service-account token controller is special: built first, outside the loop.
-    register(new_service_account_token_controller_descriptor())
+    register(cd.new_service_account_token_controller_descriptor())
 
     register(core.new_endpoints_controller_descriptor())
-    register(new_endpoint_slice_controller_descriptor())
-    register(new_endpoint_slice_mirroring_controller_descriptor())
+    register(cd.new_endpoint_slice_controller_descriptor())
+    register(cd.new_endpoint_slice_mirroring_controller_descriptor())
     register(core.new_replication_controller_descriptor())
     register(core.new_pod_garbage_collector_controller_descriptor())
     register(core.new_resource_quota_controller_descriptor())
@@ -223,20 +148,20 @@ def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
     register(core.new_service_account_controller_descriptor())
     register(core.new_garbage_collector_controller_descriptor())
     register(apps.new_daemon_set_controller_descriptor())
-    register(new_job_controller_descriptor())
+    register(cd.new_job_controller_descriptor())
     register(apps.new_deployment_controller_descriptor())
     register(apps.new_replica_set_controller_descriptor())
-    register(new_horizontal_pod_autoscaler_controller_descriptor())
-    register(new_disruption_controller_descriptor())
+    register(cd.new_horizontal_pod_autoscaler_controller_descriptor())
+    register(cd.new_disruption_controller_descriptor())
     register(apps.new_stateful_set_controller_descriptor())
-    register(new_cron_job_controller_descriptor())
-    register(new_certificate_signing_request_signing_controller_descriptor())
-    register(new_certificate_signing_request_approving_controller_descriptor())
-    register(new_certificate_signing_request_cleaner_controller_descriptor())
-    register(new_pod_certificate_request_cleaner_controller_descriptor())
+    register(cd.new_cron_job_controller_descriptor())
+    register(cd.new_certificate_signing_request_signing_controller_descriptor())
+    register(cd.new_certificate_signing_request_approving_controller_descriptor())
+    register(cd.new_certificate_signing_request_cleaner_controller_descriptor())
+    register(cd.new_pod_certificate_request_cleaner_controller_descriptor())
     register(core.new_ttl_controller_descriptor())
-    register(new_bootstrap_signer_controller_descriptor())
-    register(new_token_cleaner_controller_descriptor())
+    register(cd.new_bootstrap_signer_controller_descriptor())
+    register(cd.new_token_cleaner_controller_descriptor())
     register(core.new_node_ipam_controller_descriptor())
     register(core.new_node_lifecycle_controller_descriptor())
 
@@ -247,13 +172,13 @@ def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
     register(core.new_persistent_volume_binder_controller_descriptor())
     register(core.new_persistent_volume_attach_detach_controller_descriptor())
     register(core.new_persistent_volume_expander_controller_descriptor())
-    register(new_cluster_role_aggregation_controller_descriptor())
+    register(cd.new_cluster_role_aggregation_controller_descriptor())
     register(core.new_persistent_volume_claim_protection_controller_descriptor())
     register(core.new_persistent_volume_protection_controller_descriptor())
     register(core.new_volume_attributes_class_protection_controller_descriptor())
     register(core.new_ttl_after_finished_controller_descriptor())
-    register(new_root_ca_certificate_publisher_controller_descriptor())
-    register(new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor())
+    register(cd.new_root_ca_certificate_publisher_controller_descriptor())
+    register(cd.new_kube_apiserver_signer_cluster_trust_bundle_publisher_descriptor())
     register(core.new_ephemeral_volume_controller_descriptor())
 
     # feature gated
@@ -261,10 +186,10 @@ def new_controller_descriptors() -> dict[str, ControllerDescriptor]:
     register(core.new_resource_claim_controller_descriptor())
     register(core.new_device_taint_eviction_controller_descriptor())
     register(core.new_legacy_service_account_token_cleaner_controller_descriptor())
-    register(new_validating_admission_policy_status_controller_descriptor())
+    register(cd.new_validating_admission_policy_status_controller_descriptor())
     register(core.new_taint_eviction_controller_descriptor())
-    register(new_service_cidrs_controller_descriptor())
-    register(new_storage_version_migrator_controller_descriptor())
+    register(cd.new_service_cidrs_controller_descriptor())
+    register(cd.new_storage_version_migrator_controller_descriptor())
     register(core.new_selinux_warning_controller_descriptor())
 
     for alias in sorted(aliases):
@@ -290,27 +215,6 @@ def resync_period(c: CompletedConfig, rng: random.Random | None = None) -> Calla
         return c.component_config.generic.min_resync_period * factor
 
     return period
-
-
-class SharedInformerFactory(Protocol):
-    """The part of minikcm.informers' SharedInformerFactory the controller manager uses (Go: informers.SharedInformerFactory)."""
-
-    def start(self, stop: threading.Event) -> None:
-        """Port of SharedInformerFactory.Start (client-go informers/factory.go)."""
-
-    def shutdown(self) -> None:
-        """Port of SharedInformerFactory.Shutdown (client-go informers/factory.go)."""
-
-
-@runtime_checkable
-class SteppedInformerFactory(Protocol):
-    """No upstream twin: an informer factory that can run as driver steps (deterministic mode)."""
-
-    def start(self, stop: threading.Event) -> None: ...
-
-    def shutdown(self) -> None: ...
-
-    def steps(self) -> list[Step]: ...
 
 
 @dataclass
@@ -371,7 +275,7 @@ def trim_managed_fields(obj: Any) -> Any:
 
 
 def new_shared_informers(client: Interface, default_resync: Seconds, clock: Clock | None,
-                         rng: random.Random | None) -> SharedInformerFactory:
+                         rng: random.Random | None) -> Any:
     """Port of the NewSharedInformerFactoryWithOptions call of CreateControllerContext.
 
     With the managedFields trim as transform; `clock` (whose `driven` mark
@@ -379,20 +283,14 @@ def new_shared_informers(client: Interface, default_resync: Seconds, clock: Cloc
     """
     from minikcm.informers import new_shared_informer_factory_with_options
 
-    factory: SharedInformerFactory = new_shared_informer_factory_with_options(
+    return new_shared_informer_factory_with_options(
         client, default_resync, transform=trim_managed_fields, clock=clock, rng=rng)
-    return factory
 
 
-def create_controller_context(
-    s: CompletedConfig,
-    root_client_builder: ControllerClientBuilder,
-    client_builder: ControllerClientBuilder,
-    stop: threading.Event,
-    clock: Clock | None = None,
-    rng: random.Random | None = None,
-    new_informer_factory: InformerFactoryFunc | None = None,
-) -> ControllerContext:
+def create_controller_context(s: CompletedConfig, root_client_builder: ControllerClientBuilder,
+                              client_builder: ControllerClientBuilder, stop: threading.Event,
+                              clock: Clock | None = None, rng: random.Random | None = None,
+                              new_informer_factory: InformerFactoryFunc | None = None) -> ControllerContext:
     """Port of CreateControllerContext (controllermanager.go).
 
     Builds the shared informer factory on the root client ("shared-informers")
@@ -413,15 +311,9 @@ def create_controller_context(
         shared_informers = new_informer_factory(versioned_client, default_resync)
     else:
         shared_informers = new_shared_informers(versioned_client, default_resync, clock, rng)
-    return ControllerContext(
-        client_builder=client_builder,
-        informer_factory=shared_informers,
-        component_config=s.component_config,
-        informers_started=threading.Event(),
-        resync_period=resync_period(s, rng),
-        clock=clock,
-        rng=rng,
-    )
+    return ControllerContext(client_builder=client_builder, informer_factory=shared_informers,
+                             component_config=s.component_config, informers_started=threading.Event(),
+                             resync_period=resync_period(s, rng), clock=clock, rng=rng)
 
 
 def build_controllers(
@@ -478,73 +370,59 @@ def build_controllers(
     return controllers
 
 
-def run_controllers(
-    controller_ctx: ControllerContext,
-    controllers: list[Controller],
-    controller_start_jitter_max_factor: float,
-    shutdown_timeout: Seconds,
-    stop: threading.Event,
-) -> bool:
+def run_controllers(controller_ctx: ControllerContext, controllers: list[Controller],
+                    controller_start_jitter_max_factor: float, shutdown_timeout: Seconds,
+                    stop: threading.Event) -> bool:
     """Port of RunControllers (controllermanager.go): run every controller until `stop`, then wait for them.
 
-    Each controller gets a thread named `controller/<name>` that first sleeps
-    a jittered ControllerStartInterval, then calls `run(stop)`. Once `stop` is
+    Each controller gets a thread (`controllers/run-<n>`) that first sleeps a
+    jittered ControllerStartInterval, then calls `run(stop)`. Once `stop` is
     set we wait up to `shutdown_timeout` (0: forever) for all of them to
     return. Returns True when they all returned, False on timeout (the
-    stragglers keep running, as Go's goroutines would).
+    stragglers keep running, as Go's goroutines would). ControllerManager's
+    steps schedule the same jittered starts on a driven clock.
 
     Blocks: until all controllers returned, or `stop` plus the timeout.
-    Threaded mode only (ControllerManager schedules the same starts as steps).
     """
     clock = or_real(controller_ctx.clock)
     start_interval = controller_ctx.component_config.generic.controller_start_interval
-    running: set[str] = set()
-    running_lock = threading.Lock()  # guards `running`
-    terminated = threading.Event()  # Go: terminatedCh
-    wake = threading.Event()  # Go: the select over ctx.Done and terminatedCh
+    running: set[str] = set()  # Go: runningControllers; set.add/discard are atomic here
+    group = wait.Group(name="controllers/run")  # Go: wg
 
     def run_one(controller: Controller) -> None:
         # Go sleeps without watching ctx here: unblocking early makes tests flaky.
         clock.sleep(wait.jitter(start_interval, controller_start_jitter_max_factor, controller_ctx.rng))
         logger.debug("controller %s starting", controller.name())
-        with running_lock:
-            running.add(controller.name())
+        running.add(controller.name())
         try:
             controller.run(stop)
         finally:
             logger.debug("controller %s terminated", controller.name())
-            with running_lock:
-                running.discard(controller.name())
+            running.discard(controller.name())
+
+    terminated = threading.Event()  # Go: terminatedCh
+    wake = threading.Event()  # Go: the select over ctx.Done and terminatedCh
 
     def run_all() -> None:
-        threads = [threading.Thread(name=f"controller/{c.name()}", target=run_one, args=(c,), daemon=True)
-                   for c in controllers]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()  # Go: wg.Wait
+        for controller in controllers:
+            group.start(functools.partial(run_one, controller))
+        group.wait()
         logger.info("all controllers terminated")
         terminated.set()
         wake.set()
 
-    def watch_stop() -> None:
-        stop.wait()
-        wake.set()
-
-    threading.Thread(name="controllers/run", target=run_all, daemon=True).start()
-    threading.Thread(name="controllers/stop-watch", target=watch_stop, daemon=True).start()
+    helpers = wait.Group(name="controllers/wait")
+    helpers.start(run_all)
+    helpers.start(lambda: (stop.wait(), wake.set()))
     wake.wait()
     if terminated.is_set():
         return True
-    # Stopping: wait for the controllers, at most shutdown_timeout.
-    if shutdown_timeout <= 0:
+    if shutdown_timeout <= 0:  # Go: no timeout, wait for terminatedCh
         terminated.wait()
         return True
     if clock.sleep(shutdown_timeout, terminated):
         return True  # woken early: all controllers returned
-    with running_lock:
-        still_running = sorted(running)
-    logger.info("controller shutdown timeout (%ss) reached; still running: %s", shutdown_timeout, still_running)
+    logger.info("controller shutdown timeout (%ss) reached; still running: %s", shutdown_timeout, sorted(running))
     return False
 
 
@@ -560,14 +438,8 @@ def create_client_builders(c: CompletedConfig) -> tuple[ControllerClientBuilder,
     return root_client_builder, root_client_builder
 
 
-def new_leader_election_config(
-    c: CompletedConfig,
-    lock_identity: str,
-    election_checker: HealthzAdaptor | None,
-    resource_lock: str,
-    lease_name: str,
-    callbacks: LeaderCallbacks,
-) -> LeaderElectionConfig:
+def new_leader_election_config(c: CompletedConfig, lock_identity: str, election_checker: HealthzAdaptor | None,
+                               resource_lock: str, lease_name: str, callbacks: LeaderCallbacks) -> LeaderElectionConfig:
     """Port of the first half of leaderElectAndRun: the Lease lock and the election config.
 
     Raises:
@@ -580,29 +452,14 @@ def new_leader_election_config(
                               resourcelock.ResourceLockConfig(identity=lock_identity, event_recorder=c.event_recorder))
     except ValueError as err:
         raise RuntimeError(f"error creating lock: {err}") from err
-    return LeaderElectionConfig(
-        lock=rl,
-        lease_duration=le.lease_duration,
-        renew_deadline=le.renew_deadline,
-        retry_period=le.retry_period,
-        callbacks=callbacks,
-        watch_dog=election_checker,
-        name=lease_name,
-        coordinated=False,  # Go: the CoordinatedLeaderElection gate, off by default
-    )
+    return LeaderElectionConfig(lock=rl, lease_duration=le.lease_duration, renew_deadline=le.renew_deadline,
+                                retry_period=le.retry_period, callbacks=callbacks, watch_dog=election_checker,
+                                name=lease_name, coordinated=False)  # Go: the CoordinatedLeaderElection gate, off
 
 
-def leader_elect_and_run(
-    c: CompletedConfig,
-    lock_identity: str,
-    election_checker: HealthzAdaptor | None,
-    resource_lock: str,
-    lease_name: str,
-    callbacks: LeaderCallbacks,
-    stop: threading.Event,
-    clock: Clock | None = None,
-    rng: random.Random | None = None,
-) -> None:
+def leader_elect_and_run(c: CompletedConfig, lock_identity: str, election_checker: HealthzAdaptor | None,
+                         resource_lock: str, lease_name: str, callbacks: LeaderCallbacks, stop: threading.Event,
+                         clock: Clock | None = None, rng: random.Random | None = None) -> None:
     """Port of leaderElectAndRun (controllermanager.go): join the election and run the callbacks.
 
     Blocks: until `stop` is set or leadership is lost (leaderelection.run_or_die).
@@ -621,107 +478,188 @@ def new_identity(rng: random.Random | None = None) -> str:
     return f"{socket.gethostname()}_{uid}"
 
 
-def run(
-    c: CompletedConfig,
-    stop: threading.Event,
-    identity: str | None = None,
-    clock: Clock | None = None,
-    rng: random.Random | None = None,
-    new_descriptors: DescriptorsFunc = new_controller_descriptors,
-    new_informer_factory: InformerFactoryFunc | None = None,
-) -> None:
-    """Port of Run (controllermanager.go): the whole controller manager, threaded.
+def run(c: CompletedConfig, stop: threading.Event, identity: str | None = None, clock: Clock | None = None,
+        rng: random.Random | None = None, new_descriptors: DescriptorsFunc = new_controller_descriptors,
+        new_informer_factory: InformerFactoryFunc | None = None) -> None:
+    """Port of Run (controllermanager.go): the whole controller manager, threaded; see ControllerManager.run."""
+    ControllerManager(c, identity, clock, rng, new_descriptors, new_informer_factory).run(stop)
 
-    With leader election: campaign for the Lease; once leading, build the
-    controller context and the controllers, start the informers, run the
-    controllers until leadership ends (`run_controllers`). Without: do that
-    at once until `stop`. A failure while leading (a controller that cannot
-    be built) stops the process.
 
-    Blocks: until `stop` is set, or leadership is lost.
-    Raises:
-        Aggregate: the errors of the leading term (Go: utilerrors.NewAggregate).
-        RuntimeError: a bad lock or election config.
+NEW, CAMPAIGNING, RUNNING, STOPPED = "new", "campaigning", "running", "stopped"
+
+
+class ControllerManager:
+    """Port of Run (controllermanager.go), its locals on an object: one kube-controller-manager process.
+
+    `run(stop)` is Run on threads; deterministic.ControllerManager hands the
+    same object to a driver. Both go through the election's callbacks and the
+    term's `start_leading` and `end_leading`; only the controllers' jittered
+    starts differ: threads that sleep (`run_controllers`) or steps due then.
+    `stop` is Run's own context, set by `cancel()` and by a term's end.
     """
-    logger.info("starting %s", KUBE_CONTROLLER_MANAGER)
-    start_events_pipeline(c)
-    try:
-        run_started(c, stop, identity, clock, rng, new_descriptors, new_informer_factory)
-    finally:
-        shutdown_events_pipeline(c)  # Go: deferred
 
+    def __init__(self, c: CompletedConfig, identity: str | None = None, clock: Clock | None = None,
+                 rng: random.Random | None = None, new_descriptors: DescriptorsFunc = new_controller_descriptors,
+                 new_informer_factory: InformerFactoryFunc | None = None) -> None:
+        self.c = c
+        self.clock: Clock = or_real(clock)
+        self.rng = rng
+        self.identity = identity if identity is not None else new_identity(rng)
+        self.new_descriptors = new_descriptors
+        self.new_informer_factory = new_informer_factory
+        self.stop = threading.Event()
+        self.leading_stop = self.stop  # the leading term's context (Go: startedLeading's ctx)
+        self.state = NEW
+        self.controller_ctx: ControllerContext | None = None
+        self.controllers: list[Controller] = []
+        self.errors: list[Exception] = []  # Go: errs (list.append is atomic here: no errsLock)
+        self.record: Callable[[str, str], None] | None = None  # e.g. Driver.record, for the trace
+        self.elector: LeaderElector | None = None  # built by steps(); run() leaves it to run_or_die
+        self.release_on_cancel = False  # no kube-controller-manager flag; shows client-go's option (steps only)
+        self.running: list[str] = []  # controllers started as steps and not yet stopped
 
-def run_started(
-    c: CompletedConfig,
-    stop: threading.Event,
-    identity: str | None,
-    clock: Clock | None,
-    rng: random.Random | None,
-    new_descriptors: DescriptorsFunc,
-    new_informer_factory: InformerFactoryFunc | None,
-) -> None:
-    """Port of the rest of Run, after the events pipeline started (see `run`)."""
-    le_config = c.component_config.generic.leader_election
-    election_checker = new_leader_healthz_adaptor(LEADER_HEALTHZ_TIMEOUT) if le_config.leader_elect else None
-    client_builder, root_client_builder = create_client_builders(c)
+    def run(self, stop: threading.Event) -> None:
+        """Port of Run: the events pipeline, then the leading term behind the election (or at once without it).
 
-    def run_leading(leading_stop: threading.Event, controller_descriptors: dict[str, ControllerDescriptor]) -> None:
-        # Go: the local `run` closure.
-        controller_ctx = create_controller_context(c, root_client_builder, client_builder, leading_stop, clock=clock,
-                                                   rng=rng, new_informer_factory=new_informer_factory)
-        controllers = build_controllers(controller_ctx, controller_descriptors)
-        controller_ctx.informer_factory.start(leading_stop)
+        Blocks: until `stop` is set, or leadership is lost.
+        Raises: Aggregate, the errors of the term (Go: NewAggregate); RuntimeError, a bad lock or election config.
+        """
+        wait.Group(name="controller-manager/cancel").start(lambda: (stop.wait(), self.cancel()))  # Go: child ctx
+        le = self.begin_run()
         try:
-            controller_ctx.informers_started.set()  # Go: close(InformersStarted)
-            if controllers:
-                if not run_controllers(controller_ctx, controllers, CONTROLLER_START_JITTER,
-                                       c.controller_shutdown_timeout, leading_stop):
+            if not le.leader_elect:  # no leader election: run directly
+                self.run_leading(self.stop)
+                return
+            leader_elect_and_run(self.c, self.identity, new_leader_healthz_adaptor(LEADER_HEALTHZ_TIMEOUT),
+                                 le.resource_lock, le.resource_name, self.callbacks(), self.stop, self.clock, self.rng)
+        finally:
+            self.end_run()
+        if self.errors:
+            raise Aggregate(self.errors)
+
+    def begin_run(self) -> Any:
+        """Port of the start of Run: the events pipeline. Returns the leader election configuration."""
+        logger.info("starting %s %s", KUBE_CONTROLLER_MANAGER, self.identity)
+        start_events_pipeline(self.c)
+        self.state = CAMPAIGNING
+        return self.c.component_config.generic.leader_election
+
+    def end_run(self) -> None:
+        """Port of Run's deferred EventBroadcaster.Shutdown, at the end of the process."""
+        self.state = STOPPED
+        shutdown_events_pipeline(self.c)
+
+    def callbacks(self) -> LeaderCallbacks:
+        """Port of the LeaderCallbacks Run hands to leaderElectAndRun."""
+        return LeaderCallbacks(on_started_leading=self.started_leading, on_stopped_leading=self.stopped_leading)
+
+    def started_leading(self, leading_stop: threading.Event) -> None:
+        """Port of startedLeading around OnStartedLeading: run the term (threads: until it ends; steps: until
+        it is scheduled); an error goes to errs and cancels."""
+        try:
+            self.run_leading(leading_stop)
+        except Exception as err:  # Go: run's error goes to errs, then the deferred cancel()
+            logger.error("error running controllers: %s", err)
+            self.errors.append(err)
+            self.note("run", f"failed: {err}")
+            self.cancel()
+
+    def stopped_leading(self) -> None:
+        """Port of Run's OnStoppedLeading."""
+        logger.error("leaderelection lost/stopped")
+        self.note("leaderelection", "leaderelection lost/stopped")
+
+    def run_leading(self, leading_stop: threading.Event) -> None:
+        """Port of Run's local `run`: start the term, run the controllers until `leading_stop`, end the term.
+
+        Raises: RuntimeError "controller shutdown timeout reached".
+        """
+        self.start_leading(leading_stop)
+        try:
+            if self.controllers:
+                if not run_controllers(self.controller_ctx, self.controllers,  # type: ignore[arg-type]
+                                       CONTROLLER_START_JITTER, self.c.controller_shutdown_timeout, leading_stop):
                     raise RuntimeError("controller shutdown timeout reached")
             else:
                 leading_stop.wait()
         finally:
-            controller_ctx.informer_factory.shutdown()  # Go: deferred Shutdown
+            self.end_leading()
 
-    if not le_config.leader_elect:  # no leader election: run directly
-        run_leading(stop, new_descriptors())
-        return
+    def start_leading(self, leading_stop: threading.Event) -> None:
+        """Port of the start of Run's local `run`: context, controllers, informers started, InformersStarted closed."""
+        self.leading_stop = leading_stop
+        client_builder, root_client_builder = create_client_builders(self.c)
+        ctx = create_controller_context(self.c, root_client_builder, client_builder, leading_stop, clock=self.clock,
+                                        rng=self.rng, new_informer_factory=self.new_informer_factory)
+        self.controller_ctx = ctx
+        self.controllers = build_controllers(ctx, self.new_descriptors())
+        ctx.informer_factory.start(leading_stop)  # on a driven clock this starts nothing; the factory's steps run
+        ctx.informers_started.set()  # Go: close(InformersStarted)
+        self.state = RUNNING
+        self.note("run", "built controllers: " + (", ".join(c.name() for c in self.controllers) or "none"))
 
-    lock_identity = identity if identity is not None else new_identity(rng)
-    cancel = threading.Event()  # Go: ctx, cancel := context.WithCancel(ctx)
-    errs: list[Exception] = []
-    errs_lock = threading.Lock()  # guards errs
+    def end_leading(self) -> None:
+        """Port of the end of Run's local `run` (the informers' deferred Shutdown) and of startedLeading's cancel."""
+        if self.controller_ctx is not None:
+            self.controller_ctx.informer_factory.shutdown()
+        self.cancel()
 
-    def cancel_on_stop() -> None:  # Go: a child context is done when its parent is
-        stop.wait()
-        cancel.set()
+    def cancel(self) -> None:
+        """Cancel Run's context (SIGTERM): the election ends at its next step, the term with it."""
+        self.stop.set()
 
-    def started_leading(leading_stop: threading.Event) -> None:
-        # Go: startedLeading; cancelling at the end ends the election as well.
+    def note(self, step: str, detail: str) -> None:
+        """No upstream twin: pass a decision to the driver's trace (when `record` is set)."""
+        if self.record is not None:
+            self.record(f"controller-manager/{self.identity}/{step}", detail)
+
+    # -- the same Run on a driven clock (no Go twin; deterministic.ControllerManager adds the rest) ----------
+
+    def steps(self) -> list[Step]:
+        """No upstream twin: Run's start as driver steps: the events pipeline, then the election's steps (without
+        election: a step that runs the term and one that ends Run once cancelled). Names go through `adopt`.
+
+        Raises: RuntimeError for a bad lock or election config (Go: RunOrDie panics).
+        """
+        le = self.begin_run()
+        broadcaster = self.c.event_broadcaster
+        events = [self.adopt(s, "events/" + s.name) for s in broadcaster.steps()] if broadcaster else []
+        if not le.leader_elect:  # Go: run directly
+            return [self.adopt(Step("run", self.run_ready, functools.partial(self.started_leading, self.stop))),
+                    self.adopt(Step("shutdown", self.shutdown_ready, self.shutdown)), *events]
+        config = new_leader_election_config(self.c, self.identity, None, le.resource_lock, le.resource_name,
+                                            self.callbacks())
+        config.release_on_cancel = self.release_on_cancel
         try:
-            run_leading(leading_stop, new_descriptors())
-        except Exception as err:  # recorded for Run's aggregate, then the process stops
-            logger.error("error running controllers: %s", err)
-            with errs_lock:
-                errs.append(err)
-        finally:
-            cancel.set()
+            self.elector = new_leader_elector(config, clock=self.clock, rng=self.rng)
+        except ValueError as err:
+            raise RuntimeError(str(err)) from err
+        return [*(self.adopt(s, "leaderelection/" + s.name.rsplit("/", 1)[-1])
+                  for s in self.elector.steps(self.stop, record=self.record)), *events]
 
-    def stopped_leading() -> None:
-        logger.error("leaderelection lost/stopped")
+    def adopt(self, step: Step, name: str | None = None) -> Step:
+        """No upstream twin: `step` named under `controller-manager/<identity>/`."""
+        return step.renamed(f"controller-manager/{self.identity}/{name or step.name}")
 
-    threading.Thread(name="controller-manager/cancel-on-stop", target=cancel_on_stop, daemon=True).start()
-    election = threading.Thread(
-        name="leaderelection/run",
-        target=leader_elect_and_run,
-        args=(c, lock_identity, election_checker, le_config.resource_lock, le_config.resource_name,
-              LeaderCallbacks(on_started_leading=started_leading, on_stopped_leading=stopped_leading),
-              cancel, clock, rng),
-        daemon=True,
-    )
-    election.start()
-    election.join()  # Go: wg.Wait
-    if errs:
-        raise Aggregate(errs)
+    def run_ready(self) -> bool:
+        return self.state == CAMPAIGNING and not self.stop.is_set()
+
+    def shutdown_ready(self) -> bool:  # without election: the end of Run once cancelled (or the term failed)
+        return self.stop.is_set() and self.state != STOPPED
+
+    def shutdown(self) -> None:
+        """No upstream twin: the end of the term and of Run on a driven clock (threads: run_leading's `finally`)."""
+        self.end_leading()
+        if self.running:
+            self.note("run", "all controllers terminated")
+        self.running = []
+        self.end_run()
+
+    def running_controllers(self) -> list[str]:
+        return list(self.running)
+
+    def is_leader(self) -> bool:
+        return self.elector is not None and self.state == RUNNING and self.elector.is_leader()
 
 
 def start_events_pipeline(c: CompletedConfig) -> None:

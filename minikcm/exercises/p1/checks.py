@@ -309,7 +309,6 @@ def try_acquire_or_renew_cases() -> list[Case]:
 
 def renew_attempts(world: World, le: LeaderElector, until: float) -> list[tuple[float, bool]]:
     """Call renew_step at each next_attempt up to `until` s (or until it gives up): (seconds, returned)."""
-    stop = threading.Event()
     calls: list[tuple[float, bool]] = []
     for _ in range(50):
         when = le.next_attempt
@@ -319,7 +318,7 @@ def renew_attempts(world: World, le: LeaderElector, until: float) -> list[tuple[
             break
         if when > world.clock.now():
             world.clock.set_time(when)
-        ok = le.renew_step(stop)
+        ok = le.renew_step()
         calls.append((since_epoch(world.clock.now()) or 0.0, ok))
         if not ok:
             break
@@ -340,7 +339,7 @@ def renew_failure_opens_a_round() -> None:
     world = World()
     le = world.leader()
     world.failing = {"update"}
-    expect(le.renew_step(threading.Event()), "a failed renewal is retried, so renew_step returns True")
+    expect(le.renew_step(), "a failed renewal is retried, so renew_step returns True")
     expect_equal((since_epoch(le.next_attempt), since_epoch(le.renew_poll_deadline)), (2.0, 10.0),
                  "(next_attempt, renew_poll_deadline) after a failure at 0 s")
 
@@ -371,9 +370,8 @@ def renew_stop_ends_at_once() -> None:
     world = World()
     le = world.leader()
     calls = len(world.verbs())
-    stop = threading.Event()
-    stop.set()
-    expect_equal(le.renew_step(stop), False, "renew_step once stop is set")
+    le.stop.set()
+    expect_equal(le.renew_step(), False, "renew_step once stop is set")
     expect(le.leading_stop.is_set(), "stop must end the leading context (self.leading_stop)")
     expect_equal(world.verbs()[calls:], [], "API calls made after stop")
 

@@ -16,32 +16,24 @@ Differs from Go:
 - Errors are raised: `new_leader_elector` raises ValueError with Go's messages,
   `check` raises RuntimeError, `run_or_die` raises RuntimeError for a bad config.
 - `on_started_leading` gets a `threading.Event` (set when leadership ends)
-  instead of a context. In threaded runs it is set as soon as the renew loop
-  sees `stop` (Go: at once, the context is a child of Run's).
-- The acquire and renew loops are written as steps plus a schedule, not as
-  calls to wait.JitterUntil / wait.PollUntilContextTimeout (see Design notes).
+  instead of a context, set as soon as the renew loop sees `stop` (Go: at
+  once, the context is a child of Run's).
+- Every loop has a step. Go's `acquire` is a JitterUntil loop around one
+  tryAcquireOrRenew and `renew` an Until loop around a PollUntilContextTimeout
+  that gives up after RenewDeadline. Here one iteration of each is a method
+  (`acquire_step`, `renew_step`) that also records when the next attempt is
+  due (`next_attempt`): acquire retries a jittered retry period later
+  (`wait.jitter(retry_period, JITTER_FACTOR)`, 1x to 2.2x); renew comes back a
+  retry period after a success and, after a failure, retries every retry
+  period until `renew_deadline` has passed since the round's first attempt
+  (the poll's timeout wins a tie with a tick). The step that ends a phase
+  does what Run does next: `acquire_step` starts `on_started_leading` through
+  `leading_group` (Go: `go`; inline on a driven clock, like `on_new_leader`),
+  and the last step ends the term (`end_renew`, `finish`). The threaded `run`
+  sleeps on the clock until `next_attempt` between steps; the driver jumps
+  the fake clock there (`steps`). Both modes run the same bodies at the same
+  clock times.
 - Go's RWMutex over the observed record is a plain Lock.
-
-Design notes
-
-Every loop has a step. Upstream's `acquire` is a JitterUntil loop around one
-tryAcquireOrRenew; `renew` is an Until loop around a PollUntilContextTimeout
-that gives up after RenewDeadline. We keep one attempt of each in a plain
-method (`acquire_step`, `renew_step`) that also records *when the next
-attempt is due* in `next_attempt`, following upstream's timing exactly:
-
-- acquire: first attempt at once; after a failure, the next one comes a
-  jittered retry period later, `wait.jitter(retry_period, JITTER_FACTOR)`, so
-  between 1x and 2.2x retry_period (Go: JitterUntil, sliding).
-- renew: first attempt right after acquiring; after a success, the next one a
-  retry period later (Go: Until); after a failure, retries every retry period
-  until `renew_deadline` has passed since the first attempt of this round, and
-  then leadership is lost (Go: the poll's timeout wins a tie with a tick).
-
-The threaded `run` only sleeps on the clock until `next_attempt` (or `stop`);
-the deterministic driver jumps the fake clock there (`steps`). Both modes
-therefore make the same calls at the same clock times, and a breakpoint in
-`renew_step` stops the real code in either mode.
 
 Safety rests on local time only: a record is "expired" when this candidate has
 seen no change in it for `lease_duration_seconds` of *its own* clock
@@ -125,9 +117,9 @@ class LeaderCallbacks:
     leadership ends. `on_stopped_leading()` runs whenever the elector exits,
     *even if it never led*. `on_new_leader(identity)` runs each time we see a
     different holder, including the first one we see (and ourselves).
-    Threaded runs call the first in a thread named `leaderelection/leading`
-    and the last in `leaderelection/new-leader-<n>`; on a driven clock all
-    three are called inline, so they must not block.
+    Threaded runs call the first in a thread `leaderelection/leading-<n>` and
+    the last in `leaderelection/new-leader-<n>`; on a driven clock all three
+    are called inline, so they must not block.
     """
 
     on_started_leading: Callable[[threading.Event], None] | None = None
@@ -190,39 +182,35 @@ class LeaderElector:
         self.renew_poll_deadline: datetime | None = None  # None: no failed renew round open
         self.leading_stop = threading.Event()  # handed to on_started_leading
         self.stop = threading.Event()  # steps() runs: set it to cancel (Go: ctx)
+        # Go: `go OnStartedLeading(ctx)`, `go OnNewLeader(...)`; inline on a driven clock.
+        self.leading_group = wait.Group(inline=self.clock.driven, name="leaderelection/leading")
         self.new_leader_group = wait.Group(inline=self.clock.driven, name="leaderelection/new-leader")
-        """Go: `go OnNewLeader(...)`. Decided once, from the clock: inline on a driven clock."""
         self.record: Callable[[str, str], None] | None = None  # e.g. Driver.record
+
+    @property
+    def lock(self) -> Interface:
+        """No upstream twin: the config's lock (new_leader_elector checks that there is one)."""
+        assert self.config.lock is not None
+        return self.config.lock
 
     def run(self, stop: threading.Event) -> None:
         """Port of LeaderElector.Run (leaderelection.go).
 
         Tries to acquire the lock until it succeeds or `stop` is set; once
-        leading, starts `on_started_leading` in its own thread and renews until
-        renewal fails or `stop` is set. `on_stopped_leading` runs on the way
-        out in every case.
+        leading, renews until renewal fails or `stop` is set. The loops are
+        `acquire_step` and `renew_step`, the same bodies the driver calls one at
+        a time (`steps`); `acquire_step` starts `on_started_leading` (Go: `go
+        OnStartedLeading(ctx)` between acquire and renew) and the last step
+        calls `on_stopped_leading`.
 
         Blocks: until `stop` is set or leadership is lost. Threaded mode only.
         """
+        self.stop = stop
         try:
-            if not self.acquire(stop):
-                return
-            threading.Thread(
-                name="leaderelection/leading",
-                target=self.config.callbacks.on_started_leading,
-                args=(self.leading_stop,),
-                daemon=True,
-            ).start()
-            self.renew(stop)
+            if self.acquire():
+                self.renew()
         finally:
-            self.finish()  # Go: the deferred cancel and OnStoppedLeading
-
-    def finish(self) -> None:
-        """Port of the deferred calls of LeaderElector.Run: end the leading context, then on_stopped_leading."""
-        self.state = STOPPED
-        self.leading_stop.set()
-        if self.config.callbacks.on_stopped_leading is not None:
-            self.config.callbacks.on_stopped_leading()
+            self.finish()  # Go: the deferred calls, also when a step raised
 
     def get_leader(self) -> str:
         """Port of LeaderElector.GetLeader: the last holder we saw ("" if none), for information only."""
@@ -230,26 +218,24 @@ class LeaderElector:
 
     def is_leader(self) -> bool:
         """Port of LeaderElector.IsLeader: does the last record we saw name us?"""
-        assert self.config.lock is not None
-        return self.get_observed_record().holder_identity == self.config.lock.identity()
+        return self.get_observed_record().holder_identity == self.lock.identity()
 
-    def acquire(self, stop: threading.Event) -> bool:
+    def acquire(self) -> bool:
         """Port of LeaderElector.acquire (leaderelection.go): retry until we hold the lock.
 
         Returns True once acquired, False if `stop` was set first.
         Blocks: on the clock between attempts (Go: wait.JitterUntil, sliding).
         """
         self.begin_acquire()
-        while not stop.is_set():
-            if self.acquire_step():
-                return True
-            self.sleep_until_next_attempt(stop)
-        return False
+        while not self.acquire_step():
+            if self.state == STOPPED:
+                return False
+            self.sleep_until_next_attempt()
+        return True
 
     def begin_acquire(self) -> None:
         """Port of the start of LeaderElector.acquire: the first attempt is due at once."""
-        assert self.config.lock is not None
-        logger.info("attempting to acquire leader lease %s", self.config.lock.describe())
+        logger.info("attempting to acquire leader lease %s", self.lock.describe())
         self.state = ACQUIRING
         self.next_attempt = self.clock.now()
         self.renew_poll_deadline = None
@@ -258,12 +244,16 @@ class LeaderElector:
     def acquire_step(self) -> bool:
         """Port of the loop body of LeaderElector.acquire (leaderelection.go): one attempt.
 
-        On success: records the "became leader" event and makes the first
-        renewal due at once. On failure: schedules the next attempt a jittered
-        retry period later. Returns True when we now hold the lock.
+        On success: records the "became leader" event, makes the first renewal
+        due at once and starts `on_started_leading` (Go: Run's `go
+        OnStartedLeading`). On failure: schedules the next attempt a jittered
+        retry period later. If `stop` is set, ends the run instead (Go: acquire
+        returns false, Run returns). Returns True when we now hold the lock.
         """
-        lock = self.config.lock
-        assert lock is not None
+        if self.stop.is_set():
+            self.finish()
+            self.note("acquire", "stopped before acquiring")
+            return False
         if not self.config.coordinated:
             succeeded = self.try_acquire_or_renew()
         else:
@@ -271,74 +261,93 @@ class LeaderElector:
         self.maybe_report_transition()
         now = self.clock.now()
         if not succeeded:
-            logger.debug("failed to acquire lease %s", lock.describe())
+            logger.debug("failed to acquire lease %s", self.lock.describe())
             delay = wait.jitter(self.config.retry_period, JITTER_FACTOR, self.rng)  # Go: JitterUntil's period
             self.next_attempt = now + timedelta(seconds=delay)
+            self.note("acquire", f"lease held by {self.get_leader()!r}")
             return False
-        lock.record_event("became leader")
-        logger.info("successfully acquired lease %s", lock.describe())
+        self.lock.record_event("became leader")
+        logger.info("successfully acquired lease %s", self.lock.describe())
         self.state = LEADING
         self.renew_poll_deadline = None
         self.next_attempt = now  # Go: renew's Until runs its first poll at once
+        self.note("acquire", "became leader")
+        assert self.config.callbacks.on_started_leading is not None
+        self.leading_group.start(functools.partial(self.config.callbacks.on_started_leading, self.leading_stop))
         return True
 
-    def renew(self, stop: threading.Event) -> None:
+    def renew(self) -> None:
         """Port of LeaderElector.renew (leaderelection.go): renew until that fails or `stop` is set.
 
         Blocks: on the clock between attempts (Go: wait.Until around
         wait.PollUntilContextTimeout).
         """
-        while self.renew_step(stop):
-            self.sleep_until_next_attempt(stop)
-        self.end_renew()
+        while self.renew_step():
+            self.sleep_until_next_attempt()
 
-    def renew_step(self, stop: threading.Event) -> bool:
+    def renew_step(self) -> bool:
         """Port of the loop body of LeaderElector.renew (leaderelection.go): one attempt, or giving up.
 
-        Returns False when the leader must stop: `stop` was set, or no renewal
-        succeeded within renew_deadline of the first attempt of this round.
-        Otherwise schedules the next attempt and returns True. Example with
-        retry 2 s, deadline 10 s: a round that starts failing at t=0 retries at
-        2, 4, 6, 8 and gives up at t=10.
+        Returns False when the leader has stopped: `stop` was set, or no renewal
+        succeeded within renew_deadline of the first attempt of this round; it
+        then ends the term (`end_renew`). Otherwise schedules the next attempt
+        and returns True. Example with retry 2 s, deadline 10 s: a round that
+        starts failing at t=0 retries at 2, 4, 6, 8 and gives up at t=10.
         """
-        lock = self.config.lock
-        assert lock is not None
         now = self.clock.now()
         round_open = self.renew_poll_deadline is not None
-        if stop.is_set():
+        if self.stop.is_set():
             self.leading_stop.set()  # Go: the leading context is a child of Run's, done at once
             if round_open:  # Go: only a poll that ends reports; Until's own wait does not
                 self.maybe_report_transition()
-            return False
+            return self.end_renew()
         if self.renew_poll_deadline is None:  # Go: a new PollUntilContextTimeout round starts
             self.renew_poll_deadline = now + timedelta(seconds=self.config.renew_deadline)
         elif now >= self.renew_poll_deadline:
             self.maybe_report_transition()
-            logger.info("failed to renew lease %s: timed out", lock.describe())
-            return False
+            logger.info("failed to renew lease %s: timed out", self.lock.describe())
+            return self.end_renew()
         renewed = self.try_acquire_or_renew() if not self.config.coordinated else self.try_coordinated_renew()
         if renewed:
             self.maybe_report_transition()
             self.renew_poll_deadline = None
             self.next_attempt = self.clock.now() + timedelta(seconds=self.config.retry_period)
+            self.note("renew", "renewed")
             return True
         self.next_attempt = min(now + timedelta(seconds=self.config.retry_period), self.renew_poll_deadline)
+        self.note("renew", "renew failed, will retry")
         return True
 
-    def end_renew(self) -> None:
-        """Port of the end of LeaderElector.renew: release if configured, then the "stopped leading" event."""
-        lock = self.config.lock
-        assert lock is not None
+    def end_renew(self) -> bool:
+        """Port of the end of LeaderElector.renew and Run: release if configured, "stopped leading", `finish`.
+
+        Returns False (the value `renew_step` returns when the term ends).
+        """
         try:
             if self.config.release_on_cancel:
                 self.release()
         finally:
-            lock.record_event("stopped leading")  # Go: deferred
+            self.lock.record_event("stopped leading")  # Go: deferred
+            self.finish()
+        self.note("renew", "stopped leading")
+        return False
 
-    def sleep_until_next_attempt(self, stop: threading.Event) -> None:
+    def finish(self) -> None:
+        """Port of the deferred calls of LeaderElector.Run: end the leading context, then on_stopped_leading.
+
+        Runs once per run: later calls (run's `finally` after a step ended the run) do nothing.
+        """
+        if self.state == STOPPED:
+            return
+        self.state = STOPPED
+        self.leading_stop.set()
+        if self.config.callbacks.on_stopped_leading is not None:
+            self.config.callbacks.on_stopped_leading()
+
+    def sleep_until_next_attempt(self) -> None:
         """No upstream twin: wait on the clock until `next_attempt`, or until `stop` is set (Go: the loop's timer)."""
         assert self.next_attempt is not None
-        self.clock.sleep(self.clock.until(self.next_attempt), stop)
+        self.clock.sleep(self.clock.until(self.next_attempt), self.stop)
 
     def release(self) -> bool:
         """Port of LeaderElector.release (leaderelection.go): give the lock up if we hold it.
@@ -348,15 +357,13 @@ class LeaderElector:
         keeping the transition count. Returns True when the lock is released or
         was not ours; False when reading or writing failed.
         """
-        lock = self.config.lock
-        assert lock is not None
         try:
-            old_record, _ = lock.get()
+            old_record, _ = self.lock.get()
         except Exception as err:  # any failure means we cannot release; report and go on
             if not errors.is_not_found(err):
-                logger.error("error retrieving resource lock %s: %s", lock.describe(), err)
+                logger.error("error retrieving resource lock %s: %s", self.lock.describe(), err)
                 return False
-            logger.info("lease lock %s not found", lock.describe())
+            logger.info("lease lock %s not found", self.lock.describe())
             return False
         if not self.is_leader():
             return True
@@ -368,9 +375,9 @@ class LeaderElector:
             acquire_time=now,
         )
         try:
-            lock.update(ler)
+            self.lock.update(ler)
         except Exception as err:  # the release is best effort
-            logger.error("failed to release lease %s: %s", lock.describe(), err)
+            logger.error("failed to release lease %s: %s", self.lock.describe(), err)
             return False
         self.set_observed_record(ler)
         return True
@@ -382,23 +389,21 @@ class LeaderElector:
         renew a lock that already names us, and let it lapse once the
         coordinator marks a preferred holder ("end of term"). Never takes over.
         """
-        lock = self.config.lock
-        assert lock is not None
         now = self.clock.now()
         ler = LeaderElectionRecord(
-            holder_identity=lock.identity(),
+            holder_identity=self.lock.identity(),
             lease_duration_seconds=int(self.config.lease_duration),
             renew_time=now,
             acquire_time=now,
         )
         # 1. Read the record.
         try:
-            old_record, old_raw = lock.get()
+            old_record, old_raw = self.lock.get()
         except Exception as err:  # no record (or no API): nothing to renew this time
             if not errors.is_not_found(err):
-                logger.error("error retrieving lease lock %s: %s", lock.describe(), err)
+                logger.error("error retrieving lease lock %s: %s", self.lock.describe(), err)
                 return False
-            logger.info("lease lock %s not found: %s", lock.describe(), err)
+            logger.info("lease lock %s not found: %s", self.lock.describe(), err)
             return False
         # 2. Note a change, then check expiry and holder.
         if self.observed_raw_record != old_raw:
@@ -407,7 +412,7 @@ class LeaderElector:
         with self._lock:
             observed_time = self.observed_time
         if observed_time + timedelta(seconds=old_record.lease_duration_seconds) < now:
-            logger.info("lease %s has expired", lock.describe())
+            logger.info("lease %s has expired", self.lock.describe())
             return False
         if not self.is_leader():
             return False
@@ -418,9 +423,9 @@ class LeaderElector:
         ler.leader_transitions = old_record.leader_transitions
         ler.strategy = old_record.strategy
         try:
-            lock.update(ler)
+            self.lock.update(ler)
         except Exception as err:  # a failed renewal is retried by the caller's loop
-            logger.error("failed to update lock %s: %s", lock.describe(), err)
+            logger.error("failed to update lock %s: %s", self.lock.describe(), err)
             return False
         self.set_observed_record(ler)
         return True
@@ -442,11 +447,9 @@ class LeaderElector:
         4. Write ourselves in: keep acquire time and transitions when renewing,
            count one more transition when taking over.
         """
-        lock = self.config.lock
-        assert lock is not None
         now = self.clock.now()
         ler = LeaderElectionRecord(
-            holder_identity=lock.identity(),
+            holder_identity=self.lock.identity(),
             lease_duration_seconds=int(self.config.lease_duration),
             renew_time=now,
             acquire_time=now,
@@ -458,24 +461,24 @@ class LeaderElector:
             ler.acquire_time = old_observed.acquire_time
             ler.leader_transitions = old_observed.leader_transitions
             try:
-                lock.update(ler)
+                self.lock.update(ler)
             except Exception as err:  # expected now and then (Conflict): take the slow path
-                logger.debug("optimistic update of lease %s failed, using the slow path: %s", lock.describe(), err)
+                logger.debug("optimistic update of lease %s failed, using the slow path: %s", self.lock.describe(), err)
             else:
                 self.set_observed_record(ler)
                 return True
 
         # 2. Read the record, or create it.
         try:
-            old_record, old_raw = lock.get()
+            old_record, old_raw = self.lock.get()
         except Exception as err:  # NotFound leads to create; anything else ends this attempt
             if not errors.is_not_found(err):
-                logger.error("error retrieving lease lock %s: %s", lock.describe(), err)
+                logger.error("error retrieving lease lock %s: %s", self.lock.describe(), err)
                 return False
             try:
-                lock.create(ler)
+                self.lock.create(ler)
             except Exception as create_err:  # lost a race to create, or the API failed
-                logger.error("error initially creating lease lock %s: %s", lock.describe(), create_err)
+                logger.error("error initially creating lease lock %s: %s", self.lock.describe(), create_err)
                 return False
             self.set_observed_record(ler)
             return True
@@ -485,7 +488,7 @@ class LeaderElector:
             self.set_observed_record(old_record)
             self.observed_raw_record = old_raw
         if old_record.holder_identity != "" and self.is_lease_valid(now) and not self.is_leader():
-            logger.debug("lease %s is held by %s and has not yet expired", lock.describe(), old_record.holder_identity)
+            logger.debug("lease %s is held by %s and has not yet expired", self.lock.describe(), old_record.holder_identity)
             return False
 
         # 4. Write ourselves in.
@@ -495,9 +498,9 @@ class LeaderElector:
         else:
             ler.leader_transitions = old_record.leader_transitions + 1
         try:
-            lock.update(ler)
+            self.lock.update(ler)
         except Exception as err:  # lost to another writer (Conflict) or the API failed
-            logger.error("failed to update lease %s: %s", lock.describe(), err)
+            logger.error("failed to update lease %s: %s", self.lock.describe(), err)
             return False
         self.set_observed_record(ler)
         return True
@@ -564,64 +567,29 @@ class LeaderElector:
             self.stop = stop
         self.record = record
         self.begin_acquire()
-        who = self.config.lock.identity() if self.config.lock is not None else "?"
+        who = self.lock.identity()
         return [
-            Step(f"leaderelection/{who}/acquire", self.acquire_ready, self.acquire_tick, self.acquire_wakeup),
-            Step(f"leaderelection/{who}/renew", self.renew_ready, self.renew_tick, self.renew_wakeup),
+            Step(f"leaderelection/{who}/{phase}", functools.partial(self.due, state), run,
+                 functools.partial(self.wakeup, state))
+            for phase, state, run in (("acquire", ACQUIRING, self.acquire_step), ("renew", LEADING, self.renew_step))
         ]
 
-    def acquire_ready(self) -> bool:
-        """No upstream twin: the acquire step can run (an attempt is due, or we were stopped)."""
-        return self.state == ACQUIRING and (self.stop.is_set() or self.attempt_due())
+    def due(self, state: str) -> bool:
+        """No upstream twin: the step of `state` can run (its attempt is due, or we were stopped)."""
+        if self.state != state or self.next_attempt is None:
+            return False
+        return self.stop.is_set() or self.clock.now() >= self.next_attempt
 
-    def acquire_wakeup(self) -> datetime | None:
-        return self.next_attempt if self.state == ACQUIRING else None
-
-    def renew_ready(self) -> bool:
-        """No upstream twin: the renew step can run (an attempt is due, or we were stopped)."""
-        return self.state == LEADING and (self.stop.is_set() or self.attempt_due())
-
-    def renew_wakeup(self) -> datetime | None:
-        return self.next_attempt if self.state == LEADING else None
-
-    def attempt_due(self) -> bool:
-        return self.next_attempt is not None and self.clock.now() >= self.next_attempt
-
-    def acquire_tick(self) -> str:
-        """No upstream twin: `run` up to leading, one attempt per call (deterministic mode).
-
-        Calls on_started_leading inline once we hold the lock.
-        """
-        if self.stop.is_set():  # Go: acquire returns false, Run returns
-            self.finish()
-            return self.note("acquire", "stopped before acquiring")
-        if not self.acquire_step():
-            return self.note("acquire", f"lease held by {self.get_leader()!r}")
-        detail = self.note("acquire", "became leader")
-        assert self.config.callbacks.on_started_leading is not None
-        self.config.callbacks.on_started_leading(self.leading_stop)  # inline: one thread in deterministic runs
-        return detail
-
-    def renew_tick(self) -> str:
-        """No upstream twin: `renew` and the end of `run`, one attempt per call (deterministic mode)."""
-        if self.renew_step(self.stop):
-            detail = "renewed" if self.renew_poll_deadline is None else "renew failed, will retry"
-            return self.note("renew", detail)
-        self.end_renew()
-        self.finish()
-        return self.note("renew", "stopped leading")
+    def wakeup(self, state: str) -> datetime | None:
+        """No upstream twin: when the step of `state` is next due (None in another state)."""
+        return self.next_attempt if self.state == state else None
 
     def note(self, step: str, detail: str) -> str:
         """No upstream twin: pass a decision to the driver's trace (when `steps` got a `record`); return it."""
         if self.record is not None:
-            who = self.config.lock.identity() if self.config.lock is not None else "?"
+            who = self.lock.identity()
             self.record(f"leaderelection/{who}/{step}", detail)
         return detail
-
-    def __repr__(self) -> str:
-        who = self.config.lock.identity() if self.config.lock is not None else "?"
-        return (f"LeaderElector({who!r}, state={self.state}, holder={self.observed_record.holder_identity!r}, "
-                f"observed_at={self.observed_time:%H:%M:%S.%f}, next_attempt={self.next_attempt})")
 
 
 def run_or_die(

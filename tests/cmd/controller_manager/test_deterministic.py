@@ -16,7 +16,8 @@ import pytest
 
 from minikcm.client import InProcessClientset
 from minikcm.cmd.controller_manager import ControllerManager, NotPortedError
-from minikcm.cmd.controller_manager.deterministic import KILLED, RUNNING, STOPPED
+from minikcm.cmd.controller_manager.controllermanager import RUNNING, STOPPED
+from minikcm.cmd.controller_manager.deterministic import KILLED
 from minikcm.tools.leaderelection.leaderelection import JITTER_FACTOR
 
 from .cm_testing import Cluster, new_config, no_ported_controllers  # noqa: F401 (a fixture)

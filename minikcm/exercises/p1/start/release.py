@@ -32,7 +32,7 @@ def release(self: LeaderElector) -> bool:
     was not ours; False when reading or writing failed.
     """
     # Hints:
-    # - Read first: lock.get() (any exception, NotFound included, means False).
+    # - Read first: self.lock.get() (any exception, NotFound included, means False).
     # - Not the holder we last saw (not self.is_leader())? Nothing to release: True.
     # - Write a record with no holder, lease_duration_seconds=1, renew and acquire
     #   time = now, and the transitions of the record just read; a failed write is False.

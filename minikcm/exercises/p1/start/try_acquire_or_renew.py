@@ -43,11 +43,11 @@ def try_acquire_or_renew(self: LeaderElector) -> bool:
        count one more transition when taking over.
     """
     # Hints:
-    # - Build the record you would write: holder = self.config.lock.identity(),
+    # - Build the record you would write: holder = self.lock.identity(),
     #   lease_duration_seconds = int(self.config.lease_duration), renew and acquire time = now.
-    # - Fast path: when self.is_leader() and self.is_lease_valid(now), lock.update(record)
+    # - Fast path: when self.is_leader() and self.is_lease_valid(now), self.lock.update(record)
     #   (keeping the acquire time and transitions you observed); any exception means "take the slow path".
-    # - lock.get() returns (record, raw bytes) or raises; errors.is_not_found(err) means "create it".
+    # - self.lock.get() returns (record, raw bytes) or raises; errors.is_not_found(err) means "create it".
     # - Compare raw bytes with self.observed_raw_record: a change restarts your expiry clock
     #   (set_observed_record stamps observed_time with your clock's now).
     # - Expiry is *your* observed_time + the record's lease_duration_seconds; never the record's own times.
