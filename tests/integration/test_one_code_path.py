@@ -15,8 +15,9 @@ ReplicaSet controllers over one shared informer factory, its pods made
 running and ready by the simulated kubelet; then an image change rolled out
 to the end. The probe records every function of `minikcm.` that is called
 (`sys.settrace` and `threading.settrace`, "call" events). The functions of
-the controller, informer and work-queue modules must be the same set in both
-runs, apart from the allow-list below: the thin wrappers and predicates that
+the controller, informer, work-queue and event-recording modules must be the
+same set in both runs, and so must leader election's in a story of its own
+(acquire, renew, stop, release), apart from the allow-list below: the thin wrappers and predicates that
 exist only in one mode by nature, and three controller branches that only the
 interleaving of threads decides. Recording stops before the threaded world is
 torn down (stopping is not part of the story), and both runs wait for the
@@ -52,7 +53,7 @@ THREADED_TIMEOUT = 30.0  # real seconds for each phase of the threaded run (it n
 SETTLE = 1.0  # seconds (fake, or real) every run goes on after a phase settled, for the last syncs
 
 COMPARED = ("minikcm.controller.", "minikcm.tools.cache.", "minikcm.informers.", "minikcm.util.workqueue.",
-            "minikcm.tools.record.", "minikcm.apimachinery.watch.")
+            "minikcm.tools.record.", "minikcm.tools.leaderelection.")
 """The modules whose functions must match: controllers, informers and queues."""
 IGNORED = ("minikcm.driver", "minikcm.sim", "minikcm.clock")
 """Never recorded: the driver and the simulation exist for one mode, the clock differs by design."""
@@ -84,30 +85,34 @@ ONE_MODE_ONLY = {
     "minikcm.tools.cache.shared_informer.wait_for_named_cache_sync",
     "minikcm.controller.controller_utils.ControllerRun.run",
     "minikcm.controller.controller_utils.ControllerRun.start_workers",
+    # the elector's threaded loops: acquire and renew call acquire_step / renew_step and sleep between them
+    "minikcm.tools.leaderelection.leaderelection.LeaderElector.run",
+    "minikcm.tools.leaderelection.leaderelection.LeaderElector.acquire",
+    "minikcm.tools.leaderelection.leaderelection.LeaderElector.renew",
+    "minikcm.tools.leaderelection.leaderelection.LeaderElector.sleep_until_next_attempt",
     # the event pipeline's threads: one per watcher (its loop waits, then calls EventWatcher.process, as the
-    # driver's record/broadcaster step does) and the Broadcaster's distribute loop (waits, then distributes)
+    # driver's record/broadcaster step does)
     "minikcm.tools.record.event.EventWatcher.start",
     "minikcm.tools.record.event.EventWatcher.loop",
-    "minikcm.apimachinery.watch.mux.Broadcaster.loop",
-    "minikcm.apimachinery.watch.mux.Broadcaster.wait_for_incoming",
-    "minikcm.apimachinery.watch.watch.ResultChan.wait",
     "minikcm.tools.cache.shared_informer.wait_for_cache_sync",
     # -- deterministic only: the schedule handed to the Driver, and its ready()/wakeup() predicates ------
     "minikcm.controller.deployment.deployment_controller.DeploymentController.steps",
     "minikcm.controller.replicaset.replica_set.ReplicaSetController.steps",
     "minikcm.controller.controller_utils.ControllerRun.steps",
     "minikcm.controller.controller_utils.ControllerRun.worker_ready",
+    # the elector as driver steps: both call acquire_step / renew_step, due() and wakeup() are their predicates
+    "minikcm.tools.leaderelection.leaderelection.LeaderElector.steps",
+    "minikcm.tools.leaderelection.leaderelection.LeaderElector.due",
+    "minikcm.tools.leaderelection.leaderelection.LeaderElector.wakeup",
     # a driven world starts the event pipeline itself (run() starts it through ControllerRun.run)
     "minikcm.controller.deployment.deployment_controller.DeploymentController.start_event_recording",
     "minikcm.controller.replicaset.replica_set.ReplicaSetController.start_event_recording",
-    # the event pipeline's steps: each runs the body a thread runs (EventWatcher.process, Broadcaster's distribute)
+    # the event pipeline's step: it runs the body each watcher's thread runs (EventWatcher.process)
     "minikcm.tools.record.event.EventBroadcasterImpl.steps",
     "minikcm.tools.record.event.EventBroadcasterImpl.deliver",
     "minikcm.tools.record.event.EventBroadcasterImpl.deliver_ready",
     "minikcm.tools.record.event.EventBroadcasterImpl.next_retry_time",
     "minikcm.tools.record.event.EventWatcher.ready",
-    "minikcm.apimachinery.watch.mux.Broadcaster.steps",
-    "minikcm.apimachinery.watch.mux.Broadcaster.has_incoming",
     "minikcm.informers.factory.SharedInformerFactory.steps",
     "minikcm.tools.cache.shared_informer.SharedIndexInformerImpl.steps",
     "minikcm.tools.cache.shared_informer.SharedIndexInformerImpl.synced_ready",
@@ -322,6 +327,57 @@ def test_deterministic_and_threaded_runs_call_the_same_functions():
     print(f"compared {len(deterministic)} (deterministic) and {len(threaded)} (threaded) functions")
     assert deterministic == threaded, report
     assert len(deterministic) > 100, "the probe saw too little: is the scenario running?"
+
+
+ELECTION = {"lease_duration": 1.0, "renew_deadline": 0.8, "retry_period": 0.1}
+"""Short timings (seconds), so that the threaded elector renews a few times in well under a second."""
+
+
+def election_run(clock: Clock, threaded: bool) -> set[str]:
+    """One candidate acquires a fresh Lease, renews for 0.35 s, is stopped and releases it, under the probe."""
+    from minikcm.tools.leaderelection.leaderelection import (
+        STOPPED, LeaderCallbacks, LeaderElectionConfig, new_leader_elector)
+    from minikcm.tools.leaderelection.resourcelock import LEASES_RESOURCE_LOCK, ResourceLockConfig, new
+
+    server = APIServer(clock=clock, rng=random.Random(1))
+    client = InProcessClientset(server)
+    started: list[str] = []
+    with CallProbe() as probe:
+        lock = new(LEASES_RESOURCE_LOCK, "kube-system", "probe", client.coordination_v1(), ResourceLockConfig("a"))
+        callbacks = LeaderCallbacks(on_started_leading=lambda stop: started.append("a"),
+                                    on_stopped_leading=lambda: None, on_new_leader=lambda who: None)
+        le = new_leader_elector(LeaderElectionConfig(lock=lock, callbacks=callbacks, name="probe",
+                                                     release_on_cancel=True, **ELECTION),
+                                clock=clock, rng=random.Random(1))
+        stop = threading.Event()
+        if threaded:
+            thread = threading.Thread(target=le.run, args=(stop,), daemon=True)
+            thread.start()
+            deadline = time.monotonic() + THREADED_TIMEOUT
+            while not started and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(0.35)
+            stop.set()
+            thread.join(THREADED_TIMEOUT)
+        else:
+            driver = Driver(clock, le.steps(stop))  # type: ignore[arg-type]
+            assert driver.run_until(lambda: bool(started), timeout=5)
+            driver.run_for(0.35)
+            stop.set()
+            assert driver.run_until(lambda: le.state == STOPPED, timeout=5)
+        probe.recording = False
+    assert started == ["a"] and le.state == STOPPED and not le.is_leader()
+    return {name for name in probe.compared() if name.startswith("minikcm.tools.leaderelection.")}
+
+
+@pytest.mark.threaded
+def test_leader_election_runs_call_the_same_functions():
+    """Leader election joins the compared set: run() on threads and the driver's steps make the same calls."""
+    deterministic = election_run(FakeClock(EPOCH, driven=True), threaded=False)
+    threaded = election_run(RealClock(), threaded=True)
+    assert deterministic == threaded, (sorted(deterministic - threaded), sorted(threaded - deterministic))
+    for body in ("acquire_step", "renew_step", "try_acquire_or_renew", "release", "end_renew"):
+        assert f"minikcm.tools.leaderelection.leaderelection.LeaderElector.{body}" in deterministic
 
 
 def test_allow_list_names_only_compared_modules():

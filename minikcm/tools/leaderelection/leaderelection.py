@@ -226,7 +226,7 @@ class LeaderElector:
         Returns True once acquired, False if `stop` was set first.
         Blocks: on the clock between attempts (Go: wait.JitterUntil, sliding).
         """
-        self.begin_acquire()
+        self.state = NEW  # acquire_step's first call begins acquiring
         while not self.acquire_step():
             if self.state == STOPPED:
                 return False
@@ -250,6 +250,8 @@ class LeaderElector:
         retry period later. If `stop` is set, ends the run instead (Go: acquire
         returns false, Run returns). Returns True when we now hold the lock.
         """
+        if self.state == NEW:  # the first attempt of this run (steps() starts nothing)
+            self.begin_acquire()
         if self.stop.is_set():
             self.finish()
             self.note("acquire", "stopped before acquiring")
@@ -566,7 +568,6 @@ class LeaderElector:
         if stop is not None:
             self.stop = stop
         self.record = record
-        self.begin_acquire()
         who = self.lock.identity()
         return [
             Step(f"leaderelection/{who}/{phase}", functools.partial(self.due, state), run,
@@ -575,7 +576,12 @@ class LeaderElector:
         ]
 
     def due(self, state: str) -> bool:
-        """No upstream twin: the step of `state` can run (its attempt is due, or we were stopped)."""
+        """No upstream twin: the step of `state` can run (its attempt is due, or we were stopped).
+
+        A new elector's acquire step is due at once: its first run begins acquiring (Run's first call).
+        """
+        if state == ACQUIRING and self.state == NEW:
+            return True
         if self.state != state or self.next_attempt is None:
             return False
         return self.stop.is_set() or self.clock.now() >= self.next_attempt
