@@ -184,7 +184,8 @@ def test_banner_names_the_server_the_kubeconfig_and_the_controllers(up):
                  "garbage-collector-controller"):
         assert name in out
     assert "leader: " in out and "nodes: 32 simulated" in out
-    assert len(out.strip().splitlines()) == 6  # the banner stands alone: the default verbosity logs no info lines
+    assert "runtime.REALLY_CRASH off" in out  # the project's choice, said once at start-up
+    assert len(out.strip().splitlines()) == 7  # the banner stands alone: the default verbosity logs no info lines
     assert "Starting reflector" not in up.stderr.read_text()
 
 
