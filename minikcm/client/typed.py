@@ -332,6 +332,31 @@ class EventClient(TypedClient[T, L]):
         return self.in_event_namespace(event, "patch").patch(name, STRATEGIC_MERGE_PATCH_TYPE, data)
 
 
+# --- kubernetes/typed/core/v1/event_expansion.go: the event sink over the clientset --------------
+
+
+class EventSinkImpl:
+    """Port of EventSinkImpl (kubernetes/typed/core/v1/event_expansion.go).
+
+    Writes through `cs.core_v1().events("")`: each call uses the event's own namespace.
+    """
+
+    def __init__(self, interface: EventClient[CoreV1Event, CoreV1EventList]) -> None:
+        self.interface = interface
+
+    def create(self, event: CoreV1Event) -> CoreV1Event:
+        """Port of EventSinkImpl.Create: CreateWithEventNamespace."""
+        return self.interface.create_with_event_namespace(event)
+
+    def update(self, event: CoreV1Event) -> CoreV1Event:
+        """Port of EventSinkImpl.Update: UpdateWithEventNamespace."""
+        return self.interface.update_with_event_namespace(event)
+
+    def patch(self, old_event: CoreV1Event, data: bytes) -> CoreV1Event:
+        """Port of EventSinkImpl.Patch: PatchWithEventNamespace (a strategic merge patch)."""
+        return self.interface.patch_with_event_namespace(old_event, data)
+
+
 # --- group clients (kubernetes/typed/<group>/<version>/<group>_client.go) -----------------------
 
 

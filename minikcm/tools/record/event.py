@@ -58,6 +58,7 @@ from kubernetes.client import CoreV1Event, V1EventSource, V1ObjectMeta, V1Object
 from minikcm.apimachinery import errors, runtime, watch
 from minikcm.apimachinery.convert import deep_copy
 from minikcm.apimachinery.field import go_quote
+from minikcm.client.typed import EventSinkImpl
 from minikcm.clock import Clock, Seconds
 from minikcm.driver import Step
 from minikcm.tools.record.events_cache import (
@@ -684,31 +685,9 @@ class RecorderImpl:
         return RecorderImpl(self.scheme, self.source, self.broadcaster, self.clock, self.rng, log)
 
 
-# --- kubernetes/typed/core/v1/event_expansion.go: the sink over the clientset -------------------------
-
-
-class EventSinkImpl:
-    """Port of EventSinkImpl (kubernetes/typed/core/v1/event_expansion.go).
-
-    Writes through `cs.core_v1().events("")`: each call uses the event's own namespace.
-    """
-
-    def __init__(self, interface: EventInterface) -> None:
-        self.interface = interface
-
-    def create(self, event: CoreV1Event) -> CoreV1Event:
-        """Port of EventSinkImpl.Create: CreateWithEventNamespace."""
-        return self.interface.create_with_event_namespace(event)
-
-    def update(self, event: CoreV1Event) -> CoreV1Event:
-        """Port of EventSinkImpl.Update: UpdateWithEventNamespace."""
-        return self.interface.update_with_event_namespace(event)
-
-    def patch(self, old_event: CoreV1Event, data: bytes) -> CoreV1Event:
-        """Port of EventSinkImpl.Patch: PatchWithEventNamespace (a strategic merge patch)."""
-        return self.interface.patch_with_event_namespace(old_event, data)
-
-
 def new_event_sink(events_client: EventInterface) -> EventSinkImpl:
-    """No upstream twin (Go writes `&EventSinkImpl{Interface: c}`): a sink over an events client."""
+    """No upstream twin (Go writes `&v1core.EventSinkImpl{Interface: c}`): a sink over an events client.
+
+    EventSinkImpl itself lives where Go has it, in the clientset's typed layer (minikcm.client.typed).
+    """
     return EventSinkImpl(events_client)
