@@ -60,9 +60,7 @@ def screenshot(tab, name: str, *, full_page: bool = True) -> None:
 
 
 def open_language_menu_and_pick(tab, lang: str) -> None:
-    # Material's selector looks the twin page up in the sitemap it fetches after load; a click that comes
-    # before that fetch has answered goes to the language root instead (seen on a loaded machine).
-    tab.wait_for_load_state("networkidle")
+    tab.wait_for_load_state("networkidle")  # the selector's own sitemap request has answered
     tab.locator(".md-header__option .md-select").first.hover()  # the menu opens on hover
     tab.locator(f"a.md-select__link[hreflang={lang}]").first.click()
 
