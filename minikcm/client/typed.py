@@ -145,6 +145,7 @@ class ModelResultChan(watch.ResultChan):
         return self.inner.put(event)
 
     def wait(self, timeout: float | None = None) -> bool:
+        """No upstream twin: ResultChan.wait of the wire-dict channel underneath (threaded consumers block here)."""
         return self.inner.wait(timeout)
 
     def put_final(self, event: watch.Event) -> None:
@@ -367,22 +368,28 @@ class CoreV1Client:
         self.clientset = clientset
 
     def namespaces(self) -> TypedClientWithStatus[V1Namespace, V1NamespaceList]:
+        """Port of CoreV1Client.Namespaces (kubernetes/typed/core/v1/core_client.go)."""
         return TypedClientWithStatus(self.clientset, "namespaces", "")
 
     def nodes(self) -> TypedClientWithStatus[V1Node, V1NodeList]:
+        """Port of CoreV1Client.Nodes (kubernetes/typed/core/v1/core_client.go)."""
         return TypedClientWithStatus(self.clientset, "nodes", "")
 
     def pods(self, namespace: str) -> PodClient[V1Pod, V1PodList]:
+        """Port of CoreV1Client.Pods (kubernetes/typed/core/v1/core_client.go)."""
         return PodClient(self.clientset, "pods", namespace)
 
     def events(self, namespace: str) -> EventClient[CoreV1Event, CoreV1EventList]:
+        """Port of CoreV1Client.Events (kubernetes/typed/core/v1/core_client.go)."""
         return EventClient(self.clientset, "events", namespace)
 
     def persistent_volume_claims(
             self, namespace: str) -> TypedClientWithStatus[V1PersistentVolumeClaim, V1PersistentVolumeClaimList]:
+        """Port of CoreV1Client.PersistentVolumeClaims (kubernetes/typed/core/v1/core_client.go)."""
         return TypedClientWithStatus(self.clientset, "persistentvolumeclaims", namespace)
 
     def services(self, namespace: str) -> TypedClientWithStatus[V1Service, V1ServiceList]:
+        """Port of CoreV1Client.Services (kubernetes/typed/core/v1/core_client.go)."""
         return TypedClientWithStatus(self.clientset, "services", namespace)
 
 
@@ -393,15 +400,19 @@ class AppsV1Client:
         self.clientset = clientset
 
     def deployments(self, namespace: str) -> TypedClientWithScale[V1Deployment, V1DeploymentList]:
+        """Port of AppsV1Client.Deployments (kubernetes/typed/apps/v1/apps_client.go)."""
         return TypedClientWithScale(self.clientset, "deployments", namespace)
 
     def replica_sets(self, namespace: str) -> TypedClientWithScale[V1ReplicaSet, V1ReplicaSetList]:
+        """Port of AppsV1Client.ReplicaSets (kubernetes/typed/apps/v1/apps_client.go)."""
         return TypedClientWithScale(self.clientset, "replicasets", namespace)
 
     def stateful_sets(self, namespace: str) -> TypedClientWithScale[V1StatefulSet, V1StatefulSetList]:
+        """Port of AppsV1Client.StatefulSets (kubernetes/typed/apps/v1/apps_client.go)."""
         return TypedClientWithScale(self.clientset, "statefulsets", namespace)
 
     def controller_revisions(self, namespace: str) -> TypedClient[V1ControllerRevision, V1ControllerRevisionList]:
+        """Port of AppsV1Client.ControllerRevisions (kubernetes/typed/apps/v1/apps_client.go)."""
         return TypedClient(self.clientset, "controllerrevisions", namespace)
 
 
@@ -412,6 +423,7 @@ class CoordinationV1Client:
         self.clientset = clientset
 
     def leases(self, namespace: str) -> TypedClient[V1Lease, V1LeaseList]:
+        """Port of CoordinationV1Client.Leases (kubernetes/typed/coordination/v1/coordination_client.go)."""
         return TypedClient(self.clientset, "leases", namespace)
 
 

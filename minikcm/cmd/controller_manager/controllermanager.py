@@ -642,9 +642,11 @@ class ControllerManager:
         return step.renamed(f"controller-manager/{self.identity}/{name or step.name}")
 
     def run_ready(self) -> bool:
+        """No upstream twin: the driven Run's first step may start (campaigning, not cancelled)."""
         return self.state == CAMPAIGNING and not self.stop.is_set()
 
-    def shutdown_ready(self) -> bool:  # without election: the end of Run once cancelled (or the term failed)
+    def shutdown_ready(self) -> bool:
+        """No upstream twin: without election, Run ends once cancelled (or the term failed)."""
         return self.stop.is_set() and self.state != STOPPED
 
     def shutdown(self) -> None:
@@ -656,9 +658,11 @@ class ControllerManager:
         self.end_run()
 
     def running_controllers(self) -> list[str]:
+        """No upstream twin: the controllers this term started, in start order (for reports and tests)."""
         return list(self.running)
 
     def is_leader(self) -> bool:
+        """No upstream twin: this process is running controllers as the Lease's holder."""
         return self.elector is not None and self.state == RUNNING and self.elector.is_leader()
 
 

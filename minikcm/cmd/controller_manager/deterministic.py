@@ -69,6 +69,7 @@ class ControllerManager(cm.ControllerManager):
         self.driver.add_all(new_steps)
 
     def start_due(self, name: str) -> bool:
+        """No upstream twin: controller `name`'s jittered start time has come (and the term goes on)."""
         at = self.start_at.get(name)
         return at is not None and not self.leading_stop.is_set() and self.clock.now() >= at
 
@@ -81,6 +82,7 @@ class ControllerManager(cm.ControllerManager):
         self.note("run", f"controller {controller.name()} started")
 
     def stopped_leading(self) -> None:
+        """No upstream twin: the driven end of the term: Run's stopped-leading callback, then the shutdown."""
         super().stopped_leading()
         self.shutdown()
 

@@ -277,7 +277,7 @@ class ReplicaSetController:
         self.loop.start_event_recording()
 
     def caches_synced(self) -> bool:
-        """Run's wait: the pod and ReplicaSet caches have their first lists."""
+        """No upstream twin: Run's wait: the pod and ReplicaSet caches have their first lists."""
         assert self.pod_lister_synced is not None and self.rs_lister_synced is not None
         return self.pod_lister_synced() and self.rs_lister_synced()
 

@@ -214,7 +214,7 @@ class StatefulSetController:
         self.loop.start_event_recording()
 
     def caches_synced(self) -> bool:
-        """Run's wait: the pod, set, claim and revision caches have their first lists."""
+        """No upstream twin: Run's wait: the pod, set, claim and revision caches have their first lists."""
         syncs = (self.pod_lister_synced, self.set_lister_synced, self.pvc_lister_synced, self.rev_lister_synced)
         return all(synced is not None and synced() for synced in syncs)
 
