@@ -589,43 +589,27 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     return REPLAY_PLACEHOLDER.sub(lambda m: replay_widget(m, page.url, lang), html)
 
 
-HEAD_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="(?P<lang>[a-z]+)">')
+HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[a-z-]+">')
 """mkdocs-static-i18n's per-page hreflang links in the page head."""
 
 
-def language_root(lang: str) -> str:
-    """The folder of a language's home page, relative to the site root ("" or "en/")."""
-    return "" if lang == LANGUAGES[0] else f"{lang}/"
-
-
 def on_post_page(output: str, page, config: MkDocsConfig) -> str:
-    """Point the head's hreflang links at each language's home (issue 23, item 25).
+    """Drop the head's hreflang links, so the language selector just follows its link.
 
-    Material's language selector fetches `sitemap.xml` relative to every
-    `<link rel="alternate">` of the head; static-i18n sets those to the page's
-    twins, so each page asked for `<page>/sitemap.xml` twice and logged two 404s.
-    Pointing them at the language roots, where on_post_build writes a sitemap,
-    keeps the lookup working; the selector's own links still go to the twin page.
+    Material's selector fetches `sitemap.xml` beside every `<link rel="alternate">`
+    of the head and, on a click, takes the first root whose sitemap has answered
+    that prefixes the link. static-i18n points those links at the page's twins, so
+    every page asked for `<page>/sitemap.xml` twice and logged two 404s (issue 23,
+    item 25); pointed at the language roots instead, `/` and `/en/` both prefix an
+    English link, and when `/en/`'s sitemap answered first the selector sent a
+    reader on a Chinese page to the English home rather than the twin (without
+    site_url the sitemap has no page addresses to find the twin by, and
+    mkdocs.yml explains why there is no site_url). hreflang links need absolute
+    addresses to mean anything to a search engine, so without site_url they only
+    fed that race. With none, nothing is fetched and the selector's own link, the
+    twin page from static-i18n, is where a click goes.
     """
-    up = "../" * page.url.count("/") if not page.url.endswith(".html") else ""
-    return HEAD_ALTERNATE.sub(
-        lambda m: f'<link rel="alternate" href="{up or "./"}{language_root(m["lang"])}" hreflang="{m["lang"]}">', output)
-
-
-def on_post_build(config: MkDocsConfig) -> None:
-    """Give every language's root the site's sitemap (see on_post_page)."""
-    site = Path(config.site_dir)
-    top = site
-    lang = current_language(config)
-    if lang != LANGUAGES[0] and site.name == lang:
-        top = site.parent
-    sitemap = top / "sitemap.xml"
-    if not sitemap.is_file():
-        return
-    for other in LANGUAGES[1:]:
-        target = top / language_root(other)
-        if target.is_dir():
-            shutil.copyfile(sitemap, target / "sitemap.xml")
+    return HEAD_ALTERNATE.sub("", output)
 
 
 def on_shutdown() -> None:
