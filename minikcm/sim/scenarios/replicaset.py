@@ -177,7 +177,27 @@ def describe(pod: WireDict) -> Deletion:
                     pod["spec"].get("nodeName", ""))
 
 
-class ReplicaSetScale:
+class WebReads:
+    """What the sampler and the overshoot check read in a world of one ReplicaSet `web` (this scenario and
+    replicaset-stale-cache): needs `cluster` and a RecordingPodControl as `pod_control`."""
+
+    cluster: Cluster
+    pod_control: RecordingPodControl
+
+    def no_violations(self) -> None:
+        if self.pod_control.violations:
+            raise self.cluster.violation(self.pod_control.violations[0])
+
+    def rs_replicas(self) -> int:
+        rs = self.cluster.get("replicasets", NAME)
+        return rs["spec"].get("replicas", 0) if rs is not None else 0
+
+    def count(self, state: str) -> int:
+        """Pods in one of the disjoint states: Pending, Running not ready, ready, terminating."""
+        return sum(1 for p in self.cluster.pods(f"app={NAME}") if pod_state(p) == state)
+
+
+class ReplicaSetScale(WebReads):
     """The `replicaset-scale` world and its script (see the module docstring)."""
 
     def __init__(self, seed: int) -> None:
@@ -244,19 +264,7 @@ class ReplicaSetScale:
         if not self.cluster.driver.run_until(predicate, timeout=timeout):
             raise RuntimeError(f"replicaset-scale: {what} did not happen within {timeout:g} s")
 
-    # -- what the sampler and the check read ------------------------------------------------------------------
-
-    def no_violations(self) -> None:
-        if self.pod_control.violations:
-            raise self.cluster.violation(self.pod_control.violations[0])
-
-    def rs_replicas(self) -> int:
-        rs = self.cluster.get("replicasets", NAME)
-        return rs["spec"].get("replicas", 0) if rs is not None else 0
-
-    def count(self, state: str) -> int:
-        """Pods in one of the disjoint states: Pending, Running not ready, ready, terminating."""
-        return sum(1 for p in self.cluster.pods(f"app={NAME}") if pod_state(p) == state)
+    # -- what the sampler and the check read (see WebReads) ---------------------------------------------------
 
     def count_probe(self, state: str) -> Any:
         def pods_in_state() -> int:

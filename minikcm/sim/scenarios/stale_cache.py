@@ -36,7 +36,7 @@ from typing import Any
 from minikcm.driver import Interleaved
 from minikcm.sim.scenarios.base import Run
 from minikcm.sim.scenarios.cluster import Cluster, replica_set
-from minikcm.sim.scenarios.replicaset import IMAGE, NAME, UNHANDLED_ERRORS, RecordingPodControl, pod_state
+from minikcm.sim.scenarios.replicaset import IMAGE, NAME, UNHANDLED_ERRORS, RecordingPodControl, WebReads, pod_state
 
 EXPECTATIONS_LOG = "minikcm.controller.controller_utils"
 TIMEOUT = 120.0
@@ -44,7 +44,7 @@ REFUSED = "is not as new as written version"
 HELD = "Controller still waiting on expectations"
 
 
-class StaleCache:
+class StaleCache(WebReads):
     """The `replicaset-stale-cache` world and its script (see the module docstring)."""
 
     def __init__(self, seed: int) -> None:
@@ -88,18 +88,7 @@ class StaleCache:
         if not self.cluster.driver.run_until(predicate, timeout=TIMEOUT):
             raise RuntimeError(f"replicaset-stale-cache: {what} did not happen within {TIMEOUT:g} s")
 
-    # -- what the sampler and the check read ------------------------------------------------------------------
-
-    def no_violations(self) -> None:
-        if self.pod_control.violations:
-            raise self.cluster.violation(self.pod_control.violations[0])
-
-    def rs_replicas(self) -> int:
-        rs = self.cluster.get("replicasets", NAME)
-        return rs["spec"].get("replicas", 0) if rs is not None else 0
-
-    def count(self, state: str) -> int:
-        return sum(1 for p in self.cluster.pods(f"app={NAME}") if pod_state(p) == state)
+    # -- what the sampler reads besides WebReads --------------------------------------------------------------
 
     def creates_in_flight(self) -> int:
         """The creates the controller expects to see and has not seen yet (its expectations' pending adds)."""
