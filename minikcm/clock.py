@@ -20,7 +20,9 @@ Differs from Go:
   twin). That one attribute chooses the run mode of everything built on the
   clock: a component given a driven clock starts no thread of its own and
   waits for `minikcm.driver.Driver` to call its steps; on any other clock its
-  `run()` starts threads that call the very same step bodies.
+  `run()` starts threads that call the very same step bodies. A step that
+  sleeps on a driven clock (a conflict retry's pause) moves the driven time,
+  as Go's FakeClock.Sleep does.
 """
 
 from __future__ import annotations
@@ -294,14 +296,23 @@ class FakeClock:
         return ticker
 
     def sleep(self, d: Seconds, stop: threading.Event | None = None) -> bool:
-        """Port of FakeClock.Sleep: block until fake time has moved `d` seconds on.
+        """Port of FakeClock.Sleep: on a driven clock, move the time `d` seconds on (Go's Sleep is Step).
 
-        Blocks: until another thread moves the clock past the deadline, or `stop`
-        is set (then returns True). A non-positive `d` returns at once.
-        Tricky: in a single-threaded deterministic run nothing else can move the
-        clock, so step functions never sleep; only threaded `run()` wrappers do.
+        On a clock that is not driven: block until fake time has moved `d`
+        seconds on. Blocks: until another thread moves the clock past the
+        deadline, or `stop` is set (then returns True). A non-positive `d`
+        returns at once.
+        Tricky: in a deterministic run nothing else could move the clock, so a
+        step that sleeps (a retry's pause, util.retry) moves the driven time as
+        Go's FakeClock.Sleep does; the waiters that fall due fire and the driver
+        runs them after the step.
+        Differs from Go: a FakeClock that is not driven blocks, for threaded
+        tests that move time by hand.
         """
         if d <= 0:
+            return stop.is_set() if stop is not None else False
+        if self.driven:
+            self.step(d)
             return stop.is_set() if stop is not None else False
         timer = self.new_timer(d)
         fired = timer.wait(stop)

@@ -10,8 +10,16 @@ import pytest
 from minikcm.clock import EPOCH, FakeClock, RealClock
 
 
+def test_fake_clock_sleep_on_a_driven_clock_moves_the_time():
+    """Port of TestFakeClockSleep: Sleep advances the fake time by its duration (Go's Sleep is a Step)."""
+    clock = FakeClock(EPOCH, driven=True)
+    timer = clock.new_timer(1800)
+    assert clock.sleep(3600) is False
+    assert clock.since(EPOCH) == 3600 and timer.fired()
+
+
 def test_fake_clock_sleep(fake_clock):
-    """Port of TestFakeClockSleep: a sleeper wakes only once the fake time has passed."""
+    """Ours: a FakeClock that is not driven blocks its sleeper until another thread moves the time past it."""
     done = threading.Event()
 
     def sleeper():

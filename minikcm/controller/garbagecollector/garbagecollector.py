@@ -132,9 +132,6 @@ class GarbageCollector(OperationsMixin, PatchMixin):
         """Owners known not to exist (shared with the graph builder)."""
         self.event_broadcaster = graph_builder.event_broadcaster
         self.clock: Clock = graph_builder.clock
-        self.pause_before_retry = no_pause if self.clock.driven else self.clock.sleep
-        """No upstream twin: the wait between retry_on_conflict's tries, chosen once from the clock: a driven
-        clock's steps never wait (only the driver moves that clock), any other clock sleeps."""
         self.workers_started = False  # driven mode: Run's initial sync wait is over (workers_may_run)
         self.workers_deadline: datetime = self.clock.now() + timedelta(seconds=INITIAL_SYNC_TIMEOUT)
         """Driven mode: when Run's initial sync wait gives up (a driven world runs what it builds at once)."""
@@ -627,10 +624,6 @@ class GarbageCollector(OperationsMixin, PatchMixin):
     def get_dependency_graph_builder(self) -> GraphBuilder:
         """Port of GarbageCollector.GetDependencyGraphBuilder."""
         return self.dependency_graph_builder
-
-
-def no_pause(_: Seconds) -> None:
-    """No upstream twin: the retry pause on a driven clock, which returns at once (see pause_before_retry)."""
 
 
 def owner_refs_to_uids(refs: list[V1OwnerReference]) -> list[UID]:

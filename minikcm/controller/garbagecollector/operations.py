@@ -19,11 +19,9 @@ return whole objects, which carry the same metadata).
 Differs from Go:
 - The REST mapper and the metadata client are the tables of
   resource_mapping.py (a fixed set of served kinds, typed clients by name).
-- remove_finalizer retries conflicts as retry.RetryOnConflict with
-  retry.DefaultBackoff does (4 tries), but sleeps between tries only when
-  the collector's clock is not driven: a driver's step must not wait on the
-  fake clock that only the driver moves.
-  (minikcm has no port of client-go's util/retry; the loop is written here.)
+- remove_finalizer's conflict retries (retry.RetryOnConflict with
+  retry.DefaultBackoff, minikcm.util.retry) pause on the collector's clock; on
+  a driven clock the pause moves the driven time (Go: time.Sleep).
 - These methods live on a mixin that GarbageCollector combines (Go: methods
   of *GarbageCollector in this file).
 """
@@ -32,21 +30,22 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from minikcm.apimachinery import errors, wait
+from minikcm.apimachinery import errors
 from minikcm.apimachinery.meta import DeleteOptions, Preconditions
 from minikcm.apimachinery.schema import GroupVersionResource
 from minikcm.apimachinery.types import MERGE_PATCH_TYPE, PatchType
 from minikcm.controller.garbagecollector.errors import NamespacedOwnerOfClusterScopedObjectError
 from minikcm.controller.garbagecollector.graph import Node, ObjectReference
 from minikcm.controller.garbagecollector.resource_mapping import api_resource_using, resource_client
+from minikcm.util import retry
 
 if TYPE_CHECKING:
     from minikcm.controller.garbagecollector.garbagecollector import GarbageCollector
 
 log = logging.getLogger(__name__)
+
 
 def resource_default_namespace(namespaced: bool, default_namespace: str) -> str:
     """Port of resourceDefaultNamespace (operations.go): the namespace to use, "" for cluster-scoped kinds."""
@@ -163,40 +162,9 @@ class OperationsMixin:
             self.patch_object(owner.identity, patch.encode(), MERGE_PATCH_TYPE)
 
         try:
-            retry_on_conflict(remove_once, self)
+            retry.retry_on_conflict(retry.DEFAULT_BACKOFF, remove_once, self.clock)
         except errors.StatusError as err:
             if errors.is_conflict(err):
-                raise RuntimeError(f"updateMaxRetries({DEFAULT_RETRY_STEPS}) has reached. The garbage collector "
+                raise RuntimeError(f"updateMaxRetries({retry.DEFAULT_BACKOFF.steps}) has reached. The garbage collector "
                                    f"will retry later for owner {owner.identity}") from err
             raise
-
-
-DEFAULT_RETRY_STEPS = 4
-"""retry.DefaultBackoff.Steps (client-go util/retry): tries of remove_finalizer on conflicts."""
-
-
-def retry_on_conflict(fn: Callable[[], None], gc: GarbageCollector) -> None:
-    """No upstream twin here; does what retry.RetryOnConflict(retry.DefaultBackoff, fn) does.
-
-    Calls `fn` until it does not raise a Conflict, at most 4 times, sleeping
-    10 ms, 50 ms, 250 ms (each up to 10 % longer) between tries on the
-    collector's clock through `gc.pause_before_retry`, which does not wait at all
-    when that clock is driven (the collector chose it once, when it was built).
-
-    Raises:
-        StatusError: the last Conflict, or the first other error of `fn`.
-    """
-    backoff = wait.Backoff(duration=0.01, factor=5.0, jitter=0.1, steps=DEFAULT_RETRY_STEPS)
-    last: errors.StatusError | None = None
-    for attempt in range(DEFAULT_RETRY_STEPS):
-        try:
-            fn()
-            return
-        except errors.StatusError as err:
-            if not errors.is_conflict(err):
-                raise
-            last = err
-        if attempt < DEFAULT_RETRY_STEPS - 1:
-            gc.pause_before_retry(backoff.step())
-    assert last is not None
-    raise last

@@ -34,9 +34,8 @@ Differs from Go:
   `Data.Object` does not exist in the models and is never compared.
 - create_controller_revision returns (revision, collision_count) instead of
   incrementing Go's `*int32` in place; a None count raises ValueError.
-- The retries of update_controller_revision (client-go's RetryOnConflict,
-  ported here as retry_on_conflict) do not sleep between attempts: in a
-  deterministic run nothing could move the fake clock meanwhile.
+- `clock` (new_history; Go: none) paces update_controller_revision's
+  conflict retries (minikcm.util.retry).
 - RealHistory.update_controller_revision keeps its copy after a failed update
   (Go's client returns an empty object on error and the code copies it).
 - The index name `controllerRevisionController` and its key layout
@@ -50,13 +49,12 @@ import functools
 import json
 import logging
 import re
-from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
 from kubernetes.client import V1ControllerRevision, V1ObjectMeta, V1OwnerReference
 
-from minikcm.apimachinery import errors, labels, wait
+from minikcm.apimachinery import errors, labels
 from minikcm.apimachinery.convert import deep_copy, object_meta
 from minikcm.apimachinery.meta import (
     CreateOptions,
@@ -71,6 +69,7 @@ from minikcm.apimachinery.meta import (
 from minikcm.apimachinery.schema import GroupResource, GroupVersionKind
 from minikcm.apimachinery.types import STRATEGIC_MERGE_PATCH_TYPE
 from minikcm.client.interface import Interface as ClientInterface
+from minikcm.clock import Clock, or_real
 from minikcm.controller.controller_ref_manager import (
     generate_delete_owner_ref_strategic_merge_bytes,
     owner_ref_controller_patch,
@@ -80,6 +79,7 @@ from minikcm.informers.factory import ResourceInformer
 from minikcm.informers.listers import ControllerRevisionLister
 from minikcm.tools.cache.controller import deletion_handling_meta_namespace_key_func
 from minikcm.tools.cache.index import Indexer
+from minikcm.util import retry
 
 log = logging.getLogger(__name__)
 
@@ -237,37 +237,6 @@ class ByRevision:
         return 0
 
 
-# --- client-go util/retry (used here and by the StatefulSet controller) ----------------------
-
-DEFAULT_RETRY = wait.Backoff(steps=5, duration=0.010, factor=1.0, jitter=0.1)
-"""Port of retry.DefaultRetry (client-go util/retry): 5 tries, for writes that should not wait long."""
-
-DEFAULT_BACKOFF = wait.Backoff(steps=4, duration=0.010, factor=5.0, jitter=0.1)
-"""Port of retry.DefaultBackoff (client-go util/retry): 4 tries, growing five-fold."""
-
-
-def retry_on_conflict(backoff: wait.Backoff, fn: Callable[[], None]) -> None:
-    """Port of RetryOnConflict (k8s.io/client-go/util/retry/util.go).
-
-    Calls `fn` until it returns, at most `backoff.steps` times, trying again
-    only while it raises a Conflict (409). Any other error is raised at once;
-    when the tries run out the last Conflict is raised.
-
-    Differs from Go: no sleep between tries (see the module docstring).
-    """
-    last_err: Exception | None = None
-    for _ in range(max(backoff.steps, 1)):
-        try:
-            fn()
-            return
-        except Exception as err:
-            if not errors.is_conflict(err):
-                raise
-            last_err = err
-    assert last_err is not None
-    raise last_err
-
-
 # --- the history interface -----------------------------------------------------------------
 
 
@@ -337,13 +306,14 @@ def add_controller_revision_controller_indexer(informer: _IndexedInformer) -> No
 
 
 def new_history(client: ClientInterface, lister: ControllerRevisionLister,
-                indexer: Indexer | None = None) -> RealHistory:
+                indexer: Indexer | None = None, clock: Clock | None = None) -> RealHistory:
     """Port of NewHistory: the history the controller uses, over the API server.
 
     With `indexer` (an informer indexer with the controller-revision index),
-    listing reads only the parent's and the orphans' index entries.
+    listing reads only the parent's and the orphans' index entries. `clock`
+    (real by default) paces the conflict retries of update_controller_revision.
     """
-    return RealHistory(client, lister, indexer)
+    return RealHistory(client, lister, indexer, or_real(clock))
 
 
 def new_fake_history(informer: ResourceInformer[ControllerRevisionLister]) -> FakeHistory:
@@ -360,11 +330,13 @@ def _owned(history: list[V1ControllerRevision], parent: Any) -> list[V1Controlle
 class RealHistory:
     """Port of realHistory: revisions read from the informer's cache, written to the API server."""
 
-    def __init__(self, client: ClientInterface, lister: ControllerRevisionLister, indexer: Indexer | None) -> None:
+    def __init__(self, client: ClientInterface, lister: ControllerRevisionLister, indexer: Indexer | None,
+                 clock: Clock) -> None:
         self.client = client
         self.lister = lister
         self.indexer = indexer
         """The informer's indexer with the controller index, or None to list by selector only."""
+        self.clock = clock  # no Go twin: paces the conflict retries (Go sleeps in real time)
 
     def __repr__(self) -> str:
         return f"<RealHistory indexed={self.indexer is not None}>"
@@ -433,7 +405,7 @@ class RealHistory:
                     pass  # Go ignores a failed re-read and retries with its own copy
                 raise update_err  # noqa: B904 - the update's error is the one that counts
 
-        retry_on_conflict(DEFAULT_BACKOFF, attempt)
+        retry.retry_on_conflict(retry.DEFAULT_BACKOFF, attempt, self.clock)
         return clone
 
     def delete_controller_revision(self, revision: V1ControllerRevision) -> None:

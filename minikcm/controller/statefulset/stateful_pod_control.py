@@ -26,7 +26,8 @@ Differs from Go:
   description ("read its own pod and pvc writes"); deletes are not recorded
   (a delete returns no resourceVersion).
 - Go's map iteration over a pod's claims is sorted by template name.
-- Retries on conflict do not sleep (history.retry_on_conflict).
+- `clock` (new_stateful_pod_control; Go: none) paces the conflict retries of
+  update_stateful_pod (minikcm.util.retry).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from minikcm.apimachinery.meta import CreateOptions, DeleteOptions, UpdateOption
 from minikcm.apimachinery.schema import GroupResource
 from minikcm.apimachinery.types import NamespacedName
 from minikcm.client.interface import Interface
-from minikcm.controller.history.controller_history import DEFAULT_BACKOFF, retry_on_conflict
+from minikcm.clock import Clock, or_real
 from minikcm.controller.statefulset.stateful_set_utils import (
     POD_KIND,
     RETAIN,
@@ -63,6 +64,7 @@ from minikcm.controller.statefulset.stateful_set_utils import (
 from minikcm.controller.util.consistency import ConsistencyStore, new_noop_consistency_store
 from minikcm.informers.listers import PersistentVolumeClaimLister, PodLister
 from minikcm.tools.record import EventRecorder
+from minikcm.util import retry
 
 log = logging.getLogger(__name__)
 
@@ -90,14 +92,16 @@ class StatefulPodControlObjectManager(Protocol):
 
 def new_stateful_pod_control(client: Interface, pod_lister: PodLister, claim_lister: PersistentVolumeClaimLister,
                              recorder: EventRecorder,
-                             consistency_store: ConsistencyStore | None = None) -> StatefulPodControl:
+                             consistency_store: ConsistencyStore | None = None,
+                             clock: Clock | None = None) -> StatefulPodControl:
     """Port of NewStatefulPodControl: pod control over the client and the two listers.
 
     `consistency_store` (None: a no-op store) receives the resourceVersion of
-    every pod and claim this control writes.
+    every pod and claim this control writes; `clock` (real by default) paces
+    the conflict retries.
     """
     return StatefulPodControl(RealStatefulPodControlObjectManager(client, pod_lister, claim_lister), recorder,
-                              consistency_store)
+                              consistency_store, clock)
 
 
 def new_stateful_pod_control_from_manager(om: StatefulPodControlObjectManager,
@@ -142,9 +146,10 @@ class StatefulPodControl:
     """Port of StatefulPodControl: creates, repairs and deletes the members of a set, with their claims."""
 
     def __init__(self, object_mgr: StatefulPodControlObjectManager, recorder: EventRecorder,
-                 consistency_store: ConsistencyStore | None = None) -> None:
+                 consistency_store: ConsistencyStore | None = None, clock: Clock | None = None) -> None:
         self.object_mgr = object_mgr
         self.recorder = recorder
+        self.clock = or_real(clock)  # no Go twin: paces the conflict retries (Go sleeps in real time)
         self.consistency_store: ConsistencyStore = consistency_store or new_noop_consistency_store()
         """Where pod and claim writes are recorded (no upstream twin in this file; see the module docstring)."""
 
@@ -245,7 +250,7 @@ class StatefulPodControl:
 
         err: Exception | None = None
         try:
-            retry_on_conflict(DEFAULT_BACKOFF, attempt)
+            retry.retry_on_conflict(retry.DEFAULT_BACKOFF, attempt, self.clock)
         except Exception as e:
             err = e
         if attempted_update:

@@ -132,9 +132,9 @@ def new_stateful_set_controller(pod_informer: ResourceInformer[PodLister],
     history.add_controller_revision_controller_indexer(rev_informer.informer())
     control = new_default_stateful_set_control(
         new_stateful_pod_control(kube_client, pod_informer.lister(), pvc_informer.lister(), recorder,
-                                 consistency_store),
-        new_real_stateful_set_status_updater(kube_client, set_informer.lister(), consistency_store),
-        history.new_history(kube_client, rev_informer.lister(), rev_informer.informer().get_indexer()),
+                                 consistency_store, clock),
+        new_real_stateful_set_status_updater(kube_client, set_informer.lister(), consistency_store, clock),
+        history.new_history(kube_client, rev_informer.lister(), rev_informer.informer().get_indexer(), clock),
         inline=clock.driven,
     )
     queue = new_rate_limiting_queue_with_config(

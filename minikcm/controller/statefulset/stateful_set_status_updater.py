@@ -13,7 +13,7 @@ on top of a pre-1.36 copy.
 Start reading at: RealStatefulSetStatusUpdater.update_stateful_set_status.
 
 Not ported: nothing.
-Differs from Go: retries do not sleep (history.retry_on_conflict).
+Differs from Go: `clock` (Go: none) paces the conflict retries (minikcm.util.retry).
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ from minikcm.apimachinery.meta import UpdateOptions
 from minikcm.apimachinery.schema import GroupResource
 from minikcm.apimachinery.types import NamespacedName
 from minikcm.client.interface import Interface
-from minikcm.controller.history.controller_history import DEFAULT_RETRY, retry_on_conflict
+from minikcm.clock import Clock, or_real
 from minikcm.controller.util.consistency import ConsistencyStore, new_noop_consistency_store
 from minikcm.informers.listers import StatefulSetLister
+from minikcm.util import retry
 
 STATEFUL_SET_GROUP_RESOURCE = GroupResource("apps", "statefulsets")
 """The consistency store's key for status writes."""
@@ -43,20 +44,22 @@ class StatefulSetStatusUpdaterInterface(Protocol):
 
 
 def new_real_stateful_set_status_updater(client: Interface, set_lister: StatefulSetLister | None,
-                                         consistency_store: ConsistencyStore | None = None
-                                         ) -> RealStatefulSetStatusUpdater:
+                                         consistency_store: ConsistencyStore | None = None,
+                                         clock: Clock | None = None) -> RealStatefulSetStatusUpdater:
     """Port of NewRealStatefulSetStatusUpdater: the updater over `client`, re-reading from `set_lister`."""
-    return RealStatefulSetStatusUpdater(client, set_lister, consistency_store or new_noop_consistency_store())
+    return RealStatefulSetStatusUpdater(client, set_lister, consistency_store or new_noop_consistency_store(),
+                                        or_real(clock))
 
 
 class RealStatefulSetStatusUpdater:
     """Port of realStatefulSetStatusUpdater."""
 
     def __init__(self, client: Interface, set_lister: StatefulSetLister | None,
-                 consistency_store: ConsistencyStore) -> None:
+                 consistency_store: ConsistencyStore, clock: Clock) -> None:
         self.client = client
         self.set_lister = set_lister
         self.consistency_store = consistency_store
+        self.clock = clock  # no Go twin: paces the conflict retries (Go sleeps in real time)
 
     def update_stateful_set_status(self, set_: V1StatefulSet, status: V1StatefulSetStatus) -> None:
         """Port of realStatefulSetStatusUpdater.UpdateStatefulSetStatus: write `status` with UpdateStatus.
@@ -88,4 +91,4 @@ class RealStatefulSetStatusUpdater:
                                             current.metadata.uid or "", STATEFUL_SET_GROUP_RESOURCE,
                                             updated.metadata.resource_version or "")
 
-        retry_on_conflict(DEFAULT_RETRY, attempt)
+        retry.retry_on_conflict(retry.DEFAULT_RETRY, attempt, self.clock)

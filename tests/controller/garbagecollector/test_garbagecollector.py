@@ -382,22 +382,3 @@ def test_run_collects_garbage_with_threads():
         factory.shutdown()
     assert not runner.is_alive()
     assert not wanted & {t.name for t in threading.enumerate()}
-
-
-def test_retry_on_conflict_on_a_driven_clock_does_not_wait():
-    """Ours: the pause between conflict retries is chosen once from the clock; a driven clock's step never waits."""
-    from minikcm.controller.garbagecollector.garbagecollector import no_pause
-    from minikcm.controller.garbagecollector.operations import DEFAULT_RETRY_STEPS, retry_on_conflict
-
-    gc, _ = new_test_gc()
-    assert gc.clock.driven and gc.pause_before_retry is no_pause
-    start = gc.clock.now()
-    tries: list[int] = []
-
-    def conflict() -> None:
-        tries.append(1)
-        raise errors.new_conflict(GroupResource("", "pods"), "p", "changed")
-
-    with pytest.raises(errors.StatusError):
-        retry_on_conflict(conflict, gc)
-    assert len(tries) == DEFAULT_RETRY_STEPS and gc.clock.now() == start

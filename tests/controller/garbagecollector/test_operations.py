@@ -132,3 +132,14 @@ def test_remove_finalizer_gives_up_after_four_conflicts():
     with pytest.raises(RuntimeError, match=r"updateMaxRetries\(4\) has reached"):
         gc.remove_finalizer(Node(RS), meta.FINALIZER_ORPHAN_DEPENDENTS)
     assert [a.get_verb() for a in client.fake.actions()].count("patch") == 4
+
+
+def test_remove_finalizer_pauses_between_tries_on_the_collectors_clock():
+    # Ours: retry.DefaultBackoff pauses 10, 50 and 250 ms (each up to 10 % longer); on the collector's driven
+    # clock the pauses move the time, and no pause follows the last try.
+    gc, client = new_test_gc(rs_with_finalizers(meta.FINALIZER_ORPHAN_DEPENDENTS))
+    client.fake.prepend_reactor("patch", "replicasets", lambda action: (True, None, conflict()))
+    start = gc.clock.now()
+    with pytest.raises(RuntimeError):
+        gc.remove_finalizer(Node(RS), meta.FINALIZER_ORPHAN_DEPENDENTS)
+    assert 0.31 <= gc.clock.since(start) <= 0.31 * 1.1

@@ -52,7 +52,6 @@ from minikcm.controller.history.controller_history import (
     new_fake_history,
     new_history,
     raw_data,
-    retry_on_conflict,
     sort_controller_revisions,
 )
 from minikcm.informers import new_shared_informer_factory_with_options
@@ -491,17 +490,3 @@ def test_equal_revision(a, b, ha, hb, want):
 
     assert equal_revision(rev(a, ha), rev(b, hb)) is want
     assert equal_revision(None, None) and not equal_revision(rev(a, ha), None)
-
-
-def test_retry_on_conflict_gives_up_after_steps():
-    calls = []
-
-    def always_conflict():
-        calls.append(1)
-        raise errors.new_conflict(errors.GroupResource("apps", "x"), "n", RuntimeError("c"))
-
-    from minikcm.controller.history.controller_history import DEFAULT_RETRY
-
-    with pytest.raises(errors.StatusError):
-        retry_on_conflict(DEFAULT_RETRY, always_conflict)
-    assert len(calls) == 5
