@@ -17,7 +17,10 @@ to the end. The probe records every function of `minikcm.` that is called
 (`sys.settrace` and `threading.settrace`, "call" events). The functions of
 the controller, informer, work-queue and event-recording modules must be the
 same set in both runs, and so must leader election's in a story of its own
-(acquire, renew, stop, release), apart from the allow-list below: the thin wrappers and predicates that
+(acquire, renew, stop, release) and the controller-manager's in a third (a
+kube-controller-manager process wins its lease, starts the Deployment and
+ReplicaSet controllers, they create a Deployment's pods, the process is
+cancelled and its term ends), apart from the allow-list below: the thin wrappers and predicates that
 exist only in one mode by nature, and three controller branches that only the
 interleaving of threads decides. Recording stops before the threaded world is
 torn down (stopping is not part of the story), and both runs wait for the
@@ -53,10 +56,11 @@ THREADED_TIMEOUT = 30.0  # real seconds for each phase of the threaded run (it n
 SETTLE = 1.0  # seconds (fake, or real) every run goes on after a phase settled, for the last syncs
 
 COMPARED = ("minikcm.controller.", "minikcm.tools.cache.", "minikcm.informers.", "minikcm.util.workqueue.",
-            "minikcm.tools.record.", "minikcm.tools.leaderelection.")
-"""The modules whose functions must match: controllers, informers and queues."""
-IGNORED = ("minikcm.driver", "minikcm.sim", "minikcm.clock")
-"""Never recorded: the driver and the simulation exist for one mode, the clock differs by design."""
+            "minikcm.tools.record.", "minikcm.tools.leaderelection.", "minikcm.cmd.controller_manager.")
+"""The modules whose functions must match: controllers, informers, queues, events, election, the process."""
+IGNORED = ("minikcm.driver", "minikcm.sim", "minikcm.clock", "minikcm.cmd.controller_manager.deterministic")
+"""Never recorded: the driver, the simulation and the controller-manager's driven twin (its jittered start steps,
+kill) exist for one mode; the clock differs by design."""
 
 ONE_MODE_ONLY = {
     # -- threaded only: `run()` wrappers that start threads, and the waits inside those threads --------
@@ -95,7 +99,25 @@ ONE_MODE_ONLY = {
     "minikcm.tools.record.event.EventWatcher.start",
     "minikcm.tools.record.event.EventWatcher.loop",
     "minikcm.tools.cache.shared_informer.wait_for_cache_sync",
+    # the controller-manager process on threads: Run's thread that cancels on `stop`, the term run by the
+    # elector's leading thread until the controllers return (steps: deterministic.run_leading schedules it),
+    # RunOrDie, RunControllers' sleeping start threads, and each controller's own run() (steps: its steps())
+    "minikcm.cmd.controller_manager.controllermanager.ControllerManager.run",
+    "minikcm.cmd.controller_manager.controllermanager.ControllerManager.run_leading",
+    "minikcm.cmd.controller_manager.controllermanager.leader_elect_and_run",
+    "minikcm.cmd.controller_manager.controllermanager.run_controllers",
+    "minikcm.cmd.controller_manager.apps.new_deployment_controller.<locals>.run",
+    "minikcm.cmd.controller_manager.apps.new_replica_set_controller.<locals>.run",
+    "minikcm.cmd.controller_manager.controller_descriptor.ControllerLoop.run",
     # -- deterministic only: the schedule handed to the Driver, and its ready()/wakeup() predicates ------
+    # the controller-manager process as steps: Run's start (events, election steps), step names, and the
+    # end of term and process in one step (threads: run_leading's and run's `finally`)
+    "minikcm.cmd.controller_manager.controllermanager.ControllerManager.steps",
+    "minikcm.cmd.controller_manager.controllermanager.ControllerManager.adopt",
+    "minikcm.cmd.controller_manager.controllermanager.ControllerManager.shutdown",
+    "minikcm.cmd.controller_manager.apps.new_deployment_controller.<locals>.steps",
+    "minikcm.cmd.controller_manager.apps.new_replica_set_controller.<locals>.steps",
+    "minikcm.cmd.controller_manager.controller_descriptor.ControllerLoop.steps",
     "minikcm.controller.deployment.deployment_controller.DeploymentController.steps",
     "minikcm.controller.replicaset.replica_set.ReplicaSetController.steps",
     "minikcm.controller.controller_utils.ControllerRun.steps",
@@ -383,3 +405,77 @@ def test_leader_election_runs_call_the_same_functions():
 def test_allow_list_names_only_compared_modules():
     """Every allow-list entry is in a compared module (a typo would silently allow nothing)."""
     assert all(name.startswith(COMPARED) for name in ONE_MODE_ONLY)
+
+
+CONTROLLER_MANAGER_FLAGS = ("--controllers=deployment,replicaset", "--leader-elect-lease-duration=1s",
+                            "--leader-elect-renew-deadline=800ms", "--leader-elect-retry-period=100ms",
+                            "--controller-start-interval=100ms")
+"""kube-controller-manager's flags for the process story: two controllers, short election timings."""
+
+
+def controller_manager_run(threaded: bool) -> set[str]:
+    """One kube-controller-manager process: lease won, controllers started, a Deployment's 3 pods created, then
+    cancelled (SIGTERM) until its term has ended; under the probe. Threads: ControllerManager.run; steps: the
+    driven ControllerManager's."""
+    from minikcm.cmd.controller_manager import controllermanager as cm
+    from minikcm.cmd.controller_manager.deterministic import ControllerManager as DrivenControllerManager
+    from minikcm.cmd.options import new_kube_controller_manager_options
+
+    def new_config(client: InProcessClientset, clock: Clock, rng: random.Random, *flags: str) -> Any:
+        options = new_kube_controller_manager_options()
+        known, disabled, aliases = cm.known_controllers(), cm.controllers_disabled_by_default(), cm.controller_aliases()
+        options.flags(known, disabled, aliases).parse_args(list(flags))
+        return options.config(known, disabled, aliases, client=client, clock=clock, rng=rng).complete()
+
+    clock: Clock = RealClock() if threaded else FakeClock(EPOCH, driven=True)
+    stop, server_stop = threading.Event(), threading.Event()  # SIGTERM to the process; the API server's end
+    with CallProbe() as probe:
+        server = APIServer(clock=clock, rng=random.Random(1))
+        client = InProcessClientset(server)
+        c = new_config(client, clock, random.Random(1), *CONTROLLER_MANAGER_FLAGS)
+
+        def pods() -> int:
+            return len(server.list("pods", NS, label_selector="app=web")["items"])
+
+        if threaded:
+            before = set(threading.enumerate())
+            process = cm.ControllerManager(c, "probe", clock, random.Random(1))
+            threads = [threading.Thread(name=f"probe/{name}", target=target, daemon=True)
+                       for name, target in (("apiserver", lambda: server.run(server_stop)), ("kcm", lambda: process.run(stop)))]
+            for thread in threads:
+                thread.start()
+            wait_until(lambda: process.state == cm.RUNNING, "the process did not lead")
+            wait_until(lambda: process.controller_ctx is not None and process.controller_ctx.informer_factory.informers
+                       and all(i.has_synced() for i in process.controller_ctx.informer_factory.informers.values()),
+                       "the informers did not sync")
+            server.create("deployments", NS, deployment(IMAGE_V1))
+            wait_until(lambda: pods() == 3, "the controllers did not create the pods")
+            time.sleep(SETTLE)
+            stop.set()  # Run's context is cancelled: its watcher calls cancel(), as the driven run does below
+            threads[1].join(THREADED_TIMEOUT)
+            # Go's Run returns once the election ended; the term's goroutine finishes on its own: wait for it too
+            wait_until(lambda: not set(threading.enumerate()) - before - {threads[0]}, "the term's threads did not end")
+        else:
+            driver = Driver(clock, server.steps())
+            process = DrivenControllerManager(c, driver, identity="probe", rng=random.Random(1))
+            driver.add_all(process.steps())
+            assert driver.run_until(lambda: len(process.running) == 2, timeout=30), "the controllers did not start"
+            server.create("deployments", NS, deployment(IMAGE_V1))
+            assert driver.run_until(lambda: pods() == 3, timeout=60), "the controllers did not create the pods"
+            driver.run_for(SETTLE)
+            process.cancel()
+            assert driver.run_until(lambda: process.state == cm.STOPPED, timeout=30), "the process did not stop"
+        probe.recording = False
+    server_stop.set()
+    assert process.state == cm.STOPPED and not process.errors
+    return {name for name in probe.compared() if name.startswith("minikcm.cmd.controller_manager.")}
+
+
+@pytest.mark.threaded
+def test_controller_manager_runs_call_the_same_functions():
+    """The controller-manager joins the compared set: Run on threads and the driven process make the same calls."""
+    deterministic = controller_manager_run(threaded=False)
+    threaded = controller_manager_run(threaded=True)
+    assert deterministic == threaded, (sorted(deterministic - threaded), sorted(threaded - deterministic))
+    for body in ("begin_run", "started_leading", "start_leading", "end_leading", "stopped_leading", "end_run"):
+        assert f"minikcm.cmd.controller_manager.controllermanager.ControllerManager.{body}" in deterministic
