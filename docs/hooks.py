@@ -968,7 +968,7 @@ READING_PATH: tuple[tuple[str, tuple[str, ...]], ...] = (
                       "minikcm/apimachinery/runtime.py", "minikcm/util/workqueue/queue.py",
                       "minikcm/util/workqueue/delaying_queue.py", "minikcm/util/workqueue/rate_limiting_queue.py",
                       "minikcm/util/workqueue/default_rate_limiters.py")),
-    ("p3-deployment", ("minikcm/controller/deployment/deployment_controller.py",
+    ("p3-deployment", ("minikcm/controller/deployment/deployment_controller.py", "minikcm/controller/controller_run.py",
                        "minikcm/controller/controller_ref_manager.py",
                        "minikcm/controller/deployment/sync.py", "minikcm/controller/deployment/rolling.py",
                        "minikcm/controller/deployment/recreate.py", "minikcm/controller/deployment/rollback.py",

@@ -23,8 +23,8 @@ Differs from Go:
 - Sort types (ActivePods, ReplicaSetsBySizeNewer, ...) wrap a list and have
   `less(i, j)`; `go_sort` sorts them in place. Python's sort is stable, Go's
   sort.Sort is not: elements neither less than the other may end up in another order.
-- The event recorder is a local `EventRecorder` protocol with `eventf`, and
-  messages use %s where Go uses %v (tools/record is not ported yet).
+- The event recorder is typed as the small `EventRecorder` protocol these
+  helpers need (`eventf`); messages use %s where Go uses %v.
 - FakePodControl records a copy of the template with the generate name set;
   Go writes the generate name into the caller's template.
 - compute_hash cannot reproduce Go's spew printout of the template; it hashes
@@ -51,7 +51,7 @@ from pydantic import BaseModel
 from kubernetes.client import V1ObjectMeta, V1OwnerReference, V1Pod, V1PodTemplateSpec, V1ReplicaSet
 
 from minikcm.api.pod import util as podutil
-from minikcm.apimachinery import errors, labels, runtime, wait
+from minikcm.apimachinery import errors, labels, runtime
 from minikcm.apimachinery.convert import deep_copy, object_meta, to_wire
 from minikcm.apimachinery.meta import (
     CreateOptions,
@@ -65,12 +65,9 @@ from minikcm.apimachinery.types import STRATEGIC_MERGE_PATCH_TYPE
 from minikcm.apimachinery.validation import name_is_dns_subdomain
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock, or_real
-from minikcm.driver import Step
 from minikcm.tools.cache.controller import deletion_handling_meta_namespace_key_func
 from minikcm.tools.cache.index import Indexer, Indexers
-from minikcm.tools.cache.shared_informer import wait_for_named_cache_sync
 from minikcm.tools.cache.store import Store, new_store
-from minikcm.tools.record import new_event_sink
 
 log = logging.getLogger(__name__)
 
@@ -125,11 +122,7 @@ def static_resync_period_func(resync_period: float) -> ResyncPeriodFunc:
 
 
 def exp_key_func(obj: Any) -> str:
-    """Port of ExpKeyFunc: the store key of a ControlleeExpectations.
-
-    Raises:
-        TypeError: `obj` is not a ControlleeExpectations.
-    """
+    """Port of ExpKeyFunc: the store key of a ControlleeExpectations (TypeError for anything else)."""
     if isinstance(obj, ControlleeExpectations):
         return obj.key
     raise TypeError(f"could not find key for obj {obj!r}")
@@ -165,11 +158,7 @@ class ControllerExpectationsInterface(Protocol):
 
 
 class ControllerExpectations:
-    """Port of ControllerExpectations: controller key -> ControlleeExpectations.
-
-    Thread: any (the store is locked; each entry updates its counters under
-    its own lock).
-    """
+    """Port of ControllerExpectations: controller key -> ControlleeExpectations. Thread: any (a locked store)."""
 
     def __init__(self, store: Store | None = None, clock: Clock | None = None) -> None:
         self.store: Store = store if store is not None else new_store(exp_key_func)
@@ -196,9 +185,8 @@ class ControllerExpectations:
     def satisfied_expectations(self, controller_key: str) -> bool:
         """Port of ControllerExpectations.SatisfiedExpectations: may this controller sync now?
 
-        True when its adds and deletes were all observed, when they are older
-        than EXPECTATIONS_TIMEOUT, or when it has none (a new controller, or one
-        whose expectations were deleted). False only while it still waits.
+        False only while it still waits: all observed, older than EXPECTATIONS_TIMEOUT, or none recorded
+        (a new controller, or deleted expectations) all say yes.
         """
         try:
             exp, exists = self.get_expectations(controller_key)
@@ -256,11 +244,7 @@ class ControllerExpectations:
 
 
 class ControlleeExpectations:
-    """Port of ControlleeExpectations: outstanding adds and deletes of one controller.
-
-    Counts may go below zero (more observations than expected); at or below
-    zero both, the expectations are fulfilled.
-    """
+    """Port of ControlleeExpectations: outstanding adds and deletes; both at or below zero is fulfilled."""
 
     def __init__(self, add_: int, del_: int, key: str, timestamp: datetime, clock: Clock | None = None) -> None:
         self._lock = threading.Lock()  # Go: atomic counters; guards add_ and del_
@@ -318,10 +302,8 @@ class UIDSet:
 class UIDTrackingControllerExpectations:
     """Port of UIDTrackingControllerExpectations: delete expectations that remember which pods.
 
-    A graceful delete is seen twice: first as an update that sets
-    deletionTimestamp, later as the delete itself. Remembering the expected pod
-    keys makes the second sighting not count again. Creates are counted as in
-    ControllerExpectations.
+    A graceful delete is seen twice (the update that sets deletionTimestamp, then the delete); remembering
+    the expected pod keys keeps the second sighting from counting again.
     """
 
     def __init__(self, ce: ControllerExpectationsInterface) -> None:
@@ -404,10 +386,7 @@ SUCCESSFUL_DELETE_POD_REASON = "SuccessfulDelete"
 
 
 class EventRecorder(Protocol):
-    """The part of record.EventRecorder (client-go tools/record) these helpers use.
-
-    `message_fmt` is a printf-style format with %s placeholders, filled with `args`.
-    """
+    """The part of record.EventRecorder (client-go tools/record) these helpers use (printf-style `eventf`)."""
 
     def eventf(self, obj: Any, event_type: str, reason: str, message_fmt: str, *args: Any) -> None: ...
 
@@ -515,9 +494,8 @@ def validate_controller_ref(controller_ref: V1OwnerReference | None) -> None:
 class RealPodControl:
     """Port of RealPodControl: PodControlInterface over a clientset, with events.
 
-    `on_write`, when set, is told about every pod this control wrote (with the
-    pod's controller reference); the ReplicaSet controller feeds it into its
-    consistency store.
+    `on_write`, when set, hears of every pod written (with its controller reference): the ReplicaSet
+    controller's consistency store.
     """
 
     kube_client: Interface
@@ -594,9 +572,8 @@ def get_pod_from_template(template: V1PodTemplateSpec, parent_object: Any,
                           controller_ref: V1OwnerReference | None) -> V1Pod:
     """Port of GetPodFromTemplate: a new pod (not yet created) from a controller's template.
 
-    Labels, annotations and finalizers are copied; the name is generated
-    from the parent's name (`web-7d9f-` -> `web-7d9f-x2k4q`); the controller
-    reference, when given, is the only owner reference; the spec is a deep copy.
+    Labels, annotations, finalizers and spec are copied; the name is generated (`web-7d9f-x2k4q`); the
+    controller reference, when given, is the only owner reference.
     """
     prefix = get_pods_prefix(object_meta(parent_object).name or "")
     pod = V1Pod(
@@ -763,9 +740,8 @@ class ActivePods(_PodList):
     def less(self, i: int, j: int) -> bool:
         """Port of ActivePods.Less: is pod i a better candidate for deletion than pod j?
 
-        In order: unassigned before assigned; Pending before Unknown before
-        Running; not ready before ready; ready for less time before longer;
-        more container restarts first; newer before older (no timestamp first).
+        Unassigned first; Pending < Unknown < Running; not ready first; ready for less time first; more
+        restarts first; newer first (no timestamp first).
         """
         a, b = self.pods[i], self.pods[j]
         if _node_name(a) != _node_name(b) and (not _node_name(a) or not _node_name(b)):
@@ -796,11 +772,8 @@ class ActivePodsWithRanks:
     1 unassigned first; 2 Pending < Unknown < Running; 3 not ready first;
     4 lower pod-deletion-cost first; 5 higher rank first; 6 ready for less
     time first; 7 more restarts first; 8 newer first.
-    Rules 6 and 8 compare ages in log2 buckets relative to `now` (LogarithmicScaleDown,
-    GA): with now=12:00, pods ready since 11:00 and 10:30 are 3600 s and 5400 s
-    old, int(log2) of their ages in nanoseconds is 41 and 42, so the 11:00 pod
-    goes first; ages 1 h and 1.2 h share bucket 41 and fall back to UID order,
-    a deterministic but arbitrary tie-break.
+    Rules 6 and 8 compare ages in log2 buckets of nanoseconds (LogarithmicScaleDown, GA): ages 1 h and 1.5 h
+    fall in buckets 41 and 42, so the younger goes first; 1 h and 1.2 h share 41 and fall back to UID order.
     """
 
     def __init__(self, pods: list[V1Pod], rank: list[int], now: datetime | None = None) -> None:
@@ -872,11 +845,7 @@ def after_or_zero(t1: datetime | None, t2: datetime | None) -> bool:
 
 
 def logarithmic_rank_diff(t1: datetime, t2: datetime, now: datetime) -> int:
-    """Port of logarithmicRankDiff: difference of the base-2 log buckets of two ages.
-
-    An age is `now - t` in nanoseconds; its bucket is int(log2(age)), or -1 for
-    an age of zero or less (a time in the future).
-    """
+    """Port of logarithmicRankDiff: int(log2) buckets of two ages (`now - t`, ns; -1 when not positive), diffed."""
 
     def bucket(t: datetime) -> int:
         d = (now - t) // timedelta(microseconds=1) * 1000  # Go: Duration in ns
@@ -895,10 +864,7 @@ def pod_ready_time(pod: V1Pod) -> datetime | None:
 
 
 def max_container_restarts(pod: V1Pod) -> tuple[int, int]:
-    """Port of maxContainerRestarts: (highest regular restart count, highest sidecar restart count).
-
-    Sidecars are init containers with restartPolicy Always.
-    """
+    """Port of maxContainerRestarts: (highest regular, highest sidecar) restart count (sidecar: restartable init)."""
     status, spec = pod.status, pod.spec
     regular = max([c.restart_count or 0 for c in (status.container_statuses if status else None) or []], default=0)
     names = {c.name for c in (spec.init_containers if spec else None) or [] if podutil.is_restartable_init_container(c)}
@@ -908,10 +874,8 @@ def max_container_restarts(pod: V1Pod) -> tuple[int, int]:
 
 
 def compare_max_container_restarts(pi: V1Pod, pj: V1Pod) -> bool | None:
-    """Port of compareMaxContainerRestarts: True if pi restarted more, False if pj did, None if equal.
-
-    Regular containers decide first; sidecars break a tie.
-    """
+    """Port of compareMaxContainerRestarts: True if pi restarted more, False if pj did, None if equal (regular
+    containers first, sidecars break a tie)."""
     regular_i, sidecar_i = max_container_restarts(pi)
     regular_j, sidecar_j = max_container_restarts(pj)
     if regular_i != regular_j:
@@ -927,11 +891,8 @@ _DELETION_COST = re.compile(r"-?[0-9]+")
 def get_deletion_cost_from_pod_annotations(annotations: dict[str, str] | None) -> tuple[int, Exception | None]:
     """Port of GetDeletionCostFromPodAnnotations (pkg/apis/core/helper/helpers.go): the pod-deletion-cost.
 
-    0 when the annotation is absent. A value must be a decimal int32 without
-    "+" or leading zeros ("0" itself is fine); an invalid one reads as 0.
-
-    Differs from Go: returns (cost, error) instead of raising, because the only
-    caller ignores the error and uses the 0.
+    0 when absent or invalid (a decimal int32 without "+" or leading zeros). Differs from Go: returns
+    (cost, error) instead of raising, as the only caller ignores the error.
     """
     value = (annotations or {}).get(POD_DELETION_COST)
     if value is None:
@@ -999,10 +960,8 @@ def find_min_next_pod_availability_check(pods: list[V1Pod], min_ready_seconds: i
                                          last_owner_status_evaluation: datetime, clock: Clock) -> float | None:
     """Port of FindMinNextPodAvailabilityCheck: when to requeue so availableReplicas gets updated.
 
-    The candidate pod is chosen at `last_owner_status_evaluation` (the time the
-    status was computed, so no pod that turned available since is skipped);
-    the delay is then recomputed at `clock.now()`. If that pod has turned
-    available in between, returns 0 (check at once).
+    The pod is chosen at `last_owner_status_evaluation` (when the status was computed, so none that turned
+    available since is skipped), the delay recomputed at `clock.now()`: 0 when it has turned available.
     """
     next_check, check_pod = find_min_next_pod_availability_simple_check(
         pods, min_ready_seconds, last_owner_status_evaluation)
@@ -1064,10 +1023,7 @@ def pod_controller_index_key(namespace: str, owner_reference: V1OwnerReference |
 
 
 def add_pod_controller_indexer(pod_informer: SharedIndexInformer) -> None:
-    """Port of AddPodControllerIndexer: index pods by controller (orphans under their namespace key).
-
-    Adding it twice is harmless: the second call does nothing.
-    """
+    """Port of AddPodControllerIndexer: index pods by controller (orphans under their namespace); idempotent."""
     if POD_CONTROLLER_INDEX in pod_informer.get_indexer().get_indexers():
         return
 
@@ -1209,12 +1165,9 @@ class Fnv32a:
 def deep_hash_object(hasher: Fnv32a, obj: Any) -> None:
     """Port of DeepHashObject (pkg/util/hash/hash.go): reset `hasher` and feed it a printout of `obj`.
 
-    Differs from Go: Go feeds spew's `%#v` printout (Go type names, every field
-    in struct order, nil pointers spelled out). That text is tied to Go's type
-    definitions and cannot be rebuilt from the Python models, so we feed the
-    canonical JSON of the wire form instead (keys sorted, no spaces, UTF-8);
-    bytes are fed as they are. Same object, same hash, on every run and
-    machine; but not the hash Go computes for the same object.
+    Differs from Go: Go feeds spew's `%#v` printout, tied to Go's type definitions; we feed the canonical
+    JSON of the wire form (keys sorted, no spaces, UTF-8; bytes as they are). Stable across runs and
+    machines, but not Go's hash.
     """
     hasher.reset()
     if isinstance(obj, bytes):
@@ -1227,11 +1180,8 @@ def deep_hash_object(hasher: Fnv32a, obj: Any) -> None:
 def safe_encode_string(s: str) -> str:
     """Port of SafeEncodeString (k8s.io/apimachinery/pkg/util/rand/rand.go).
 
-    Maps each character to ALPHANUMS[code point % 27], so hash digits become
-    letters and digits that cannot spell words: '0' (48) -> ALPHANUMS[21] = '4',
-    '6' (54) -> ALPHANUMS[0] = 'b', and "1592" -> "59f6".
-    Like Go, the result has as many characters as `s` has UTF-8 bytes; for
-    non-ASCII input the tail is NUL characters.
+    Each character becomes ALPHANUMS[code point % 27], letters and digits that cannot spell words
+    ("1592" -> "59f6"). As in Go, one character per UTF-8 byte of `s` (a non-ASCII tail is NULs).
     """
     runes = [ALPHANUMS[ord(ch) % len(ALPHANUMS)] for ch in s]
     return "".join(runes) + "\x00" * (len(s.encode("utf-8")) - len(runes))
@@ -1240,129 +1190,12 @@ def safe_encode_string(s: str) -> str:
 def compute_hash(template: V1PodTemplateSpec, collision_count: int | None) -> str:
     """Port of ComputeHash: the pod-template-hash label value of a Deployment's template.
 
-    FNV-32a over the template (see deep_hash_object), then, when a collision
-    count is set, 8 more bytes: the count as a little-endian uint32 and four
-    zero bytes. The 32-bit sum is written in decimal and passed through
-    safe_encode_string: a sum of 3582476101 gives the label value "79d68cb545".
-    Raising the collision count changes the hash, which is how the Deployment
-    controller escapes a name clash with a foreign ReplicaSet.
+    FNV-32a over the template (deep_hash_object) and, with a collision count, the count as a little-endian
+    uint32 plus four zero bytes; the sum in decimal through safe_encode_string (3582476101 -> "79d68cb545").
+    A higher collision count is how the Deployment controller escapes a name clash.
     """
     hasher = Fnv32a()
     deep_hash_object(hasher, template)
     if collision_count is not None:
         hasher.write(struct.pack("<I", collision_count & 0xFFFFFFFF) + bytes(4))
     return safe_encode_string(str(hasher.sum32()))
-
-
-# --- No upstream twin: a controller's Run, written once for threads and for the driver -------
-
-
-class ControllerRun:
-    """No upstream twin. The part of a controller's Run that every controller repeats, written once.
-
-    Each Go Run (ReplicaSet, Deployment, StatefulSet; the garbage collector's
-    two worker kinds; the simulated kubelet's and volume binder's loops follow
-    the same shape) does the same things in the same order: start the event
-    pipeline, wait for its informers' caches, start `workers` goroutines that
-    each call the worker again every second until the context ends, block,
-    then shut its queue down and wait for them. `run` does exactly that with
-    threads. On a driven clock the driver runs `steps()` instead, and the worker
-    step is ready only when `synced()` (the controller's caches have their
-    first lists) and a key is queued, so a driven world waits for its caches as Run does.
-
-    Why here: these are the lines a controller's Run shares with every other,
-    and pkg/controller is the package every controller already imports; the
-    work queue's package sits below the informers and the event recorder it
-    would need.
-
-    `name` names the step (`<name>`) and the threads (`<name>-<i>`);
-    `controller_name` is the name Run logs and WaitForNamedCacheSync reports.
-    `process` is one unit of work (a controller's process_next_work_item): the
-    step body. `worker` is Go's worker method, which loops over `process`
-    until the queue shuts down: the threads' body. The event pipeline starts
-    in `start_event_recording`, which `run` calls first and a driven world
-    calls once before it adds the steps; `steps()` starts nothing.
-    """
-
-    def __init__(self, name: str, controller_name: str, queue: Any, worker: Callable[[], object],
-                 process: Callable[[], object], *, clock: Clock, synced: Callable[[], bool] | None = None,
-                 wakeup: Callable[[], datetime | None] | None = None, event_broadcaster: Any = None,
-                 event_client: Interface | None = None) -> None:
-        self.name = name
-        self.controller_name = controller_name
-        self.queue = queue
-        """The work queue `process` takes keys from (a rate-limiting queue)."""
-        self.worker = worker
-        self.process = process
-        self.clock = clock
-        self.synced = synced if synced is not None else always_synced
-        """Run's wait before the workers start: by default, the controller's informers have synced."""
-        self.wakeup = wakeup
-        self.event_broadcaster = event_broadcaster
-        """Started by start_event_recording and shut down when run ends; None: the caller owns it."""
-        self.event_client = event_client
-        self.events_started = False  # start_event_recording ran
-
-    def __repr__(self) -> str:
-        return f"<ControllerRun {self.name} queued={self.queue.len()} events_started={self.events_started}>"
-
-    def start_event_recording(self) -> None:
-        """The first lines of Go's Run: log events and write them to the API server (once)."""
-        if self.events_started or self.event_broadcaster is None:
-            return
-        self.events_started = True
-        self.event_broadcaster.start_structured_logging(3)
-        if self.event_client is not None:
-            self.event_broadcaster.start_recording_to_sink(new_event_sink(self.event_client.core_v1().events("")))
-
-    def run(self, workers: int, stop: threading.Event) -> None:
-        """Go's Run with threads: events, caches, `workers` worker threads, block until `stop`.
-
-        Blocks: until `stop` is set and every worker thread has ended.
-        """
-        self.start_event_recording()
-        log.info("Starting controller name=%s", self.controller_name)
-        threads: list[threading.Thread] = []  # Go: WaitGroup
-        try:
-            if not wait_for_named_cache_sync(self.controller_name, stop, self.synced, clock=self.clock):
-                return
-            threads = self.start_workers(workers, stop)
-            stop.wait()
-        finally:
-            log.info("Shutting down controller name=%s", self.controller_name)
-            self.queue.shut_down()  # Go: deferred ShutDown
-            for thread in threads:
-                thread.join()
-            if self.event_broadcaster is not None:
-                self.event_broadcaster.shutdown()  # Go: deferred Shutdown
-
-    def start_workers(self, workers: int, stop: threading.Event) -> list[threading.Thread]:
-        """Go: `go wait.UntilWithContext(ctx, worker, time.Second)` once per worker; returns the threads."""
-        threads = []
-        for i in range(workers):
-            thread = threading.Thread(name=f"{self.name}-{i}", target=wait.until,
-                                      args=(self.worker, 1.0, stop, self.clock), daemon=True)
-            threads.append(thread)
-            thread.start()
-        return threads
-
-    def worker_ready(self) -> bool:
-        """The worker step may run: Run would have started the workers, and a key is queued."""
-        return self.queue.len() > 0 and self.synced()
-
-    def steps(self) -> list[Step]:
-        """The driven twin of `run`: the worker step, the queue's waiting step, the broadcaster's step.
-
-        Starts nothing (call start_event_recording first). The broadcaster's
-        step is included only when its clock is driven too.
-        """
-        out = [Step(self.name, self.worker_ready, self.process, self.wakeup)]
-        out += self.queue.steps()
-        if self.event_broadcaster is not None and self.event_broadcaster.clock.driven:
-            out += self.event_broadcaster.steps()
-        return out
-
-
-def always_synced() -> bool:
-    """No upstream twin: the `synced` of a loop with no caches to wait for."""
-    return True

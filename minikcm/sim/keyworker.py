@@ -24,7 +24,7 @@ from typing import Any
 
 from minikcm.apimachinery import runtime
 from minikcm.clock import Clock
-from minikcm.controller.controller_utils import ControllerRun
+from minikcm.controller.controller_run import ControllerRun
 from minikcm.driver import Step
 from minikcm.tools.cache.controller import ResourceEventHandlerFuncs, deletion_handling_meta_namespace_key_func
 from minikcm.util.workqueue import (

@@ -87,8 +87,8 @@ ONE_MODE_ONLY = {
     "minikcm.util.workqueue.delaying_queue.DelayingType.wait_duration",  # how long that thread sleeps
     # run() waits for the caches before it starts workers; the driver's worker_ready asks instead
     "minikcm.tools.cache.shared_informer.wait_for_named_cache_sync",
-    "minikcm.controller.controller_utils.ControllerRun.run",
-    "minikcm.controller.controller_utils.ControllerRun.start_workers",
+    "minikcm.controller.controller_run.ControllerRun.run",
+    "minikcm.controller.controller_run.ControllerRun.start_workers",
     # the elector's threaded loops: acquire and renew call acquire_step / renew_step and sleep between them
     "minikcm.tools.leaderelection.leaderelection.LeaderElector.run",
     "minikcm.tools.leaderelection.leaderelection.LeaderElector.acquire",
@@ -120,8 +120,8 @@ ONE_MODE_ONLY = {
     "minikcm.cmd.controller_manager.controller_descriptor.ControllerLoop.steps",
     "minikcm.controller.deployment.deployment_controller.DeploymentController.steps",
     "minikcm.controller.replicaset.replica_set.ReplicaSetController.steps",
-    "minikcm.controller.controller_utils.ControllerRun.steps",
-    "minikcm.controller.controller_utils.ControllerRun.worker_ready",
+    "minikcm.controller.controller_run.ControllerRun.steps",
+    "minikcm.controller.controller_run.ControllerRun.worker_ready",
     # the elector as driver steps: both call acquire_step / renew_step, due() and wakeup() are their predicates
     "minikcm.tools.leaderelection.leaderelection.LeaderElector.steps",
     "minikcm.tools.leaderelection.leaderelection.LeaderElector.due",

@@ -51,7 +51,7 @@ from minikcm.apimachinery.meta import GetOptions, UpdateOptions, get_controller_
 from minikcm.apimachinery.schema import GroupVersionKind
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock
-from minikcm.controller import controller_ref_manager, controller_utils
+from minikcm.controller import controller_ref_manager, controller_run, controller_utils
 from minikcm.controller.deployment.progress import ProgressMixin
 from minikcm.controller.deployment.recreate import RecreateMixin
 from minikcm.controller.deployment.rollback import RollbackMixin, get_rollback_to
@@ -138,11 +138,11 @@ class DeploymentController(SyncMixin, RollingMixin, RecreateMixin, RollbackMixin
         controller_utils.add_pod_controller_indexer(pod_informer.informer())
         self.pod_indexer: Indexer = pod_informer.informer().get_indexer()
         """Pods by controller (the podController index), for get_pod_map_for_deployment."""
-        self.loop = controller_utils.ControllerRun(
+        self.loop = controller_run.ControllerRun(
             "deployment/worker", "deployment", self.queue, self.worker, self.process_next_work_item,
             clock=self.clock, synced=self.caches_synced, event_broadcaster=self.event_broadcaster,
             event_client=client)
-        """Run's threads, or the driver's steps (controller_utils.ControllerRun)."""
+        """Run's threads, or the driver's steps (controller_run.ControllerRun)."""
 
     def __repr__(self) -> str:
         return f"DeploymentController(queue={self.queue!r})"

@@ -76,7 +76,7 @@ from minikcm.apimachinery.types import UID
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock, Seconds
 from minikcm.controller.controller_ref_manager import generate_delete_owner_ref_strategic_merge_bytes
-from minikcm.controller.controller_utils import ControllerRun
+from minikcm.controller.controller_run import ControllerRun
 from minikcm.controller.garbagecollector.errors import (
     EnqueuedVirtualDeleteEventError,
     NamespacedOwnerOfClusterScopedObjectError,
@@ -144,7 +144,7 @@ class GarbageCollector(OperationsMixin, PatchMixin):
             self.run_attempt_to_orphan_worker, self.process_attempt_to_orphan_worker, clock=self.clock,
             synced=self.workers_may_run, wakeup=self.workers_wakeup, event_broadcaster=self.event_broadcaster,
             event_client=kube_client)
-        """The two worker kinds of Run (controller_utils.ControllerRun); the event pipeline rides with the
+        """The two worker kinds of Run (controller_run.ControllerRun); the event pipeline rides with the
         second, so that its step comes last, after both queues' steps."""
 
     def __repr__(self) -> str:

@@ -61,7 +61,7 @@ from minikcm.apimachinery.schema import GroupResource, GroupVersionKind
 from minikcm.apimachinery.types import NamespacedName
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock, Seconds
-from minikcm.controller import controller_utils
+from minikcm.controller import controller_run, controller_utils
 from minikcm.controller.controller_ref_manager import new_pod_controller_ref_manager, recheck_deletion_timestamp
 from minikcm.controller.controller_utils import ActivePodsWithRanks, PodControlInterface, key_func, pod_key
 from minikcm.controller.replicaset.replica_set_utils import calculate_status, update_replica_set_status
@@ -239,10 +239,10 @@ class ReplicaSetController:
         self.controller_features = controller_features
         self.inline = clock.driven
         """No upstream twin, read once from the clock: batches and deletes run inline (a driver's world)."""
-        self.loop = controller_utils.ControllerRun(
+        self.loop = controller_run.ControllerRun(
             f"{queue_name}/worker", gvk.kind.lower(), queue, self.worker, self.process_next_work_item,
             clock=clock, synced=self.caches_synced, event_broadcaster=event_broadcaster, event_client=kube_client)
-        """Run's threads, or the driver's steps (controller_utils.ControllerRun)."""
+        """Run's threads, or the driver's steps (controller_run.ControllerRun)."""
 
     @property
     def kind(self) -> str:

@@ -48,7 +48,8 @@ from minikcm.apimachinery.types import NamespacedName
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock, Seconds
 from minikcm.controller.controller_ref_manager import new_pod_controller_ref_manager, recheck_deletion_timestamp
-from minikcm.controller.controller_utils import ControllerRun, PodControlInterface, RealPodControl, key_func
+from minikcm.controller.controller_run import ControllerRun
+from minikcm.controller.controller_utils import PodControlInterface, RealPodControl, key_func
 from minikcm.controller.history import controller_history as history
 from minikcm.controller.statefulset.stateful_pod_control import (
     POD_GROUP_RESOURCE,
@@ -183,7 +184,7 @@ class StatefulSetController:
         self.loop = ControllerRun(f"{QUEUE_NAME}/worker", "statefulset", queue, self.worker,
                                   self.process_next_work_item, clock=clock, synced=self.caches_synced,
                                   event_broadcaster=event_broadcaster, event_client=kube_client)
-        """Run's threads, or the driver's steps (controller_utils.ControllerRun)."""
+        """Run's threads, or the driver's steps (controller_run.ControllerRun)."""
 
     def __repr__(self) -> str:
         return f"<StatefulSetController queued={self.queue.len()}>"

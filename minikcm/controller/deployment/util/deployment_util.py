@@ -119,11 +119,9 @@ def _annotations(obj: Any) -> dict[str, str]:
 
 def new_deployment_condition(cond_type: str, status: str, reason: str, message: str, *,
                              now: datetime | None = None) -> V1DeploymentCondition:
-    """Port of NewDeploymentCondition (pkg/controller/deployment/util/deployment_util.go).
+    """Port of NewDeploymentCondition: update and transition time both "now".
 
-    A condition whose update and transition times are both "now".
-
-    Differs from Go: "now" is the `now` argument when given, else now_fn().
+    Differs from Go: "now" is `now` when given, else now_fn().
     """
     t = now if now is not None else now_fn()
     return V1DeploymentCondition(type=cond_type, status=status, last_update_time=t, last_transition_time=t,
@@ -144,11 +142,8 @@ def get_deployment_condition(status: V1DeploymentStatus, cond_type: str) -> V1De
 def set_deployment_condition(status: V1DeploymentStatus, condition: V1DeploymentCondition) -> None:
     """Port of SetDeploymentCondition (pkg/controller/deployment/util/deployment_util.go).
 
-    Puts `condition` into `status`, replacing any condition of its type. Nothing
-    changes when one with the same status and reason is already there, so its
-    timestamps survive repeated syncs. When only the reason changes, the old
-    transition time is kept: the status did not transition. The condition moves
-    to the end of the list. The caller's `condition` is not changed.
+    Replaces the condition of its type, moved to the end. The same status and reason change nothing, so the
+    timestamps survive repeated syncs; a new reason alone keeps the transition time (the status did not move).
     """
     current = get_deployment_condition(status, condition.type)
     if current is not None and current.status == condition.status and current.reason == condition.reason:
@@ -189,10 +184,7 @@ def replica_set_to_deployment_condition(cond: V1ReplicaSetCondition) -> V1Deploy
 
 
 def set_deployment_revision(deployment: V1Deployment, revision: str) -> bool:
-    """Port of SetDeploymentRevision (pkg/controller/deployment/util/deployment_util.go).
-
-    Writes the revision annotation on the Deployment; True when it changed.
-    """
+    """Port of SetDeploymentRevision: writes the revision annotation on the Deployment; True when it changed."""
     annotations = _annotations(deployment)
     if annotations.get(REVISION_ANNOTATION, "") != revision:
         annotations[REVISION_ANNOTATION] = revision
@@ -239,12 +231,9 @@ def last_revision(all_rss: list[V1ReplicaSet]) -> int:
 
 
 def revision(obj: Any) -> int:
-    """Port of Revision (pkg/controller/deployment/util/deployment_util.go).
+    """Port of Revision: the revision annotation as an int64, 0 when absent.
 
-    The revision annotation of any object read as a 64-bit integer; 0 when absent.
-
-    Raises:
-        ValueError: the annotation is not a decimal integer (Go's strconv error text).
+    Raises: ValueError, not a decimal integer (Go's strconv error text).
     """
     v = (object_meta(obj).annotations or {}).get(REVISION_ANNOTATION)
     if v is None:
@@ -259,17 +248,10 @@ def set_new_replica_set_annotations(deployment: V1Deployment, new_rs: V1ReplicaS
                                     rev_history_limit_in_chars: int) -> bool:
     """Port of SetNewReplicaSetAnnotations (pkg/controller/deployment/util/deployment_util.go).
 
-    Brings the new ReplicaSet's annotations up to date; True when any changed.
-    In order: copy the Deployment's own annotations (copy_deployment_annotations_to_replica_set);
-    raise the revision to `new_revision` if that is higher (never lower it:
-    old ReplicaSets may have been deleted since `new_revision` was computed);
-    if the ReplicaSet already had a revision, this is a rollback onto it, so the
-    old revision is appended to the revision history, dropping the oldest
-    entries to stay within `rev_history_limit_in_chars`; and for a ReplicaSet
-    about to be created (`exists` False), set the replica annotations.
-
-    Example (limit 5 characters): history "11,12", revision 13 -> 14: "11,12,13"
-    is 8 characters, dropping "11," leaves "12,13" (5), which fits.
+    True when any annotation changed. The revision only ever rises (old ReplicaSets may have been deleted
+    since `new_revision` was computed); a ReplicaSet that already had one is a rollback target, so its old
+    revision joins the history, oldest entries dropped to fit `rev_history_limit_in_chars` (limit 5:
+    "11,12" plus 13 is "11,12,13", 8 characters; dropping "11," leaves "12,13").
     """
     annotation_changed = copy_deployment_annotations_to_replica_set(deployment, new_rs)
     annotations = _annotations(new_rs)
@@ -347,9 +329,8 @@ def skip_copy_annotation(key: str) -> bool:
 def copy_deployment_annotations_to_replica_set(deployment: V1Deployment, rs: V1ReplicaSet) -> bool:
     """Port of copyDeploymentAnnotationsToReplicaSet (pkg/controller/deployment/util/deployment_util.go).
 
-    Copies the Deployment's annotations onto the ReplicaSet, except the skipped
-    ones; True when the ReplicaSet's annotations changed. The revision is never
-    copied this way: the ReplicaSet's own revision is the reliable one.
+    True when the ReplicaSet's annotations changed. The revision is never copied this way: the ReplicaSet's
+    own is the reliable one.
     """
     changed = False
     rs_annotations = _annotations(rs)
@@ -366,9 +347,7 @@ def copy_deployment_annotations_to_replica_set(deployment: V1Deployment, rs: V1R
 def set_deployment_annotations_to(deployment: V1Deployment, rollback_to_rs: V1ReplicaSet) -> None:
     """Port of SetDeploymentAnnotationsTo (pkg/controller/deployment/util/deployment_util.go).
 
-    Used only when rolling back to `rollback_to_rs`: the Deployment's annotations
-    become the ReplicaSet's, except that skipped annotations keep the
-    Deployment's own values.
+    A rollback: the Deployment takes the ReplicaSet's annotations; the skipped ones keep its own values.
     """
     new_annotations = get_skipped_annotations(deployment.metadata.annotations)
     rs_annotations = rollback_to_rs.metadata.annotations or {}
@@ -387,10 +366,8 @@ def get_skipped_annotations(annotations: dict[str, str] | None) -> dict[str, str
 def find_active_or_latest(new_rs: V1ReplicaSet | None, old_rss: list[V1ReplicaSet]) -> V1ReplicaSet | None:
     """Port of FindActiveOrLatest (pkg/controller/deployment/util/deployment_util.go).
 
-    When at most one ReplicaSet has replicas, returns it (or, when none has,
-    the new one, else the newest old one): scaling can go to that one alone.
-    Returns None when several are active, which calls for proportional scaling.
-    Sorts `old_rss` newest first, in place (as upstream does).
+    The one ReplicaSet a scale can go to alone (the only active one; with none, the new one, else the
+    newest old one); None when several are active: proportional scaling. Sorts `old_rss` in place.
     """
     if new_rs is None and len(old_rss) == 0:
         return None
@@ -407,10 +384,7 @@ def find_active_or_latest(new_rs: V1ReplicaSet | None, old_rss: list[V1ReplicaSe
 
 
 def get_desired_replicas_annotation(rs: V1ReplicaSet) -> tuple[int, bool]:
-    """Port of GetDesiredReplicasAnnotation (pkg/controller/deployment/util/deployment_util.go).
-
-    Returns (value, ok); (0, False) when missing or malformed.
-    """
+    """Port of GetDesiredReplicasAnnotation: returns (value, ok); (0, False) when missing or malformed."""
     return get_non_negative_int32_from_annotation_verbose(rs, DESIRED_REPLICAS_ANNOTATION)
 
 
@@ -440,12 +414,9 @@ _MAX_UINT32 = 2**32 - 1
 def get_non_negative_int32_from_annotation(rs: V1ReplicaSet, annotation_key: str) -> tuple[int, bool]:
     """Port of getNonNegativeInt32FromAnnotation (pkg/controller/deployment/util/deployment_util.go).
 
-    Returns (value, True) for a decimal in 0..2147483647, (0, False) when the
-    annotation is absent.
+    (value, True) for a decimal in 0..2147483647, (0, False) when absent.
 
-    Raises:
-        ValueError: not plain decimal digits ("-1", "x"), or above int32's
-            maximum (the text says "out of range" either way, as Go's does).
+    Raises: ValueError, not plain digits ("-1", "x") or above int32 ("out of range" either way, as in Go).
     """
     value = (rs.metadata.annotations or {}).get(annotation_key)
     if value is None:
@@ -506,10 +477,8 @@ def _rolling_update_params(deployment: V1Deployment) -> tuple[intstr.IntOrString
 def max_unavailable(deployment: V1Deployment) -> int:
     """Port of MaxUnavailable (pkg/controller/deployment/util/deployment_util.go).
 
-    How many of the desired pods a rolling update may have unavailable, capped
-    at spec.replicas; 0 for Recreate or for 0 replicas. A malformed value gives
-    0 (validation rejects those). Example: 10 replicas, maxUnavailable "25%" ->
-    2; 3 replicas, maxUnavailable 5 -> 3.
+    Capped at spec.replicas; 0 for Recreate, 0 replicas or a malformed value (validation rejects those).
+    Example: 10 replicas, "25%" -> 2; 3 replicas, 5 -> 3.
     """
     if not is_rolling_update(deployment) or _spec_replicas(deployment) == 0:
         return 0
@@ -553,12 +522,9 @@ def get_replica_set_proportion(rs: V1ReplicaSet | None, d: V1Deployment, deploym
                                deployment_replicas_added: int) -> int:
     """Port of GetReplicaSetProportion (pkg/controller/deployment/util/deployment_util.go).
 
-    How many replicas to add to (or, negative, take from) `rs` in a
-    proportional scale: its fraction (get_replica_set_fraction), clamped so the
-    running total never passes `deployment_replicas_to_add`. 0 for a missing or
-    empty ReplicaSet, or when nothing is left to add.
-    Example: to add 5, 3 already added, fraction 4 -> min(4, 5 - 3) = 2.
-    Scaling down: to add -5, -4 added, fraction -3 -> max(-3, -1) = -1.
+    `rs`'s share of a proportional scale (negative: taken away): its fraction, clamped so the running total
+    never passes `deployment_replicas_to_add`. Example: to add 5, 3 added, fraction 4 -> 2; to add -5, -4
+    added, fraction -3 -> -1.
     """
     if rs is None or _spec_replicas(rs) == 0 or deployment_replicas_to_add in (0, deployment_replicas_added):
         return 0
@@ -572,13 +538,9 @@ def get_replica_set_proportion(rs: V1ReplicaSet | None, d: V1Deployment, deploym
 def get_replica_set_fraction(rs: V1ReplicaSet, d: V1Deployment) -> int:
     """Port of getReplicaSetFraction (pkg/controller/deployment/util/deployment_util.go).
 
-    The change `rs` would get if every ReplicaSet kept its share of the
-    Deployment while the Deployment's maximum (replicas + maxSurge) moves from
-    the value recorded in the ReplicaSet's max-replicas annotation to today's.
-    Scaling to 0 removes the whole ReplicaSet. Without a usable annotation,
-    status.replicas stands in for the old maximum; if that is 0 too, nothing moves.
-    Example: annotation 8, rs has 4, Deployment now 10 + surge 2 = 12:
-    round(4 * 12 / 8) - 4 = 6 - 4 = 2.
+    The change that keeps `rs`'s share while the Deployment's maximum (replicas + maxSurge) moves from its
+    max-replicas annotation (else status.replicas) to today's. Example: annotation 8, rs 4, now 12:
+    round(4 * 12 / 8) - 4 = 2.
     """
     rs_replicas = _spec_replicas(rs)
     if _spec_replicas(d) == 0:
@@ -617,10 +579,7 @@ class _ReplicaSetsGetter(Protocol):
 
 
 def rs_list_from_client(c: _ReplicaSetsGetter) -> RsListFunc:
-    """Port of RsListFromClient (pkg/controller/deployment/util/deployment_util.go).
-
-    An RsListFunc that lists through the apps/v1 client `c`.
-    """
+    """Port of RsListFromClient: an RsListFunc that lists through the apps/v1 client `c`."""
 
     def list_replica_sets_with_client(namespace: str, options: ListOptions) -> list[V1ReplicaSet]:
         rs_list = c.replica_sets(namespace).list(options)
@@ -632,12 +591,9 @@ def rs_list_from_client(c: _ReplicaSetsGetter) -> RsListFunc:
 def list_replica_sets(deployment: V1Deployment, get_rs_list: RsListFunc) -> list[V1ReplicaSet]:
     """Port of ListReplicaSets (pkg/controller/deployment/util/deployment_util.go).
 
-    The ReplicaSets matching the Deployment's selector whose controller
-    reference is this Deployment. Does not adopt or release anything: only the
-    controller may.
+    Those matching the selector and controlled by the Deployment; adopts nothing (only the controller may).
 
-    Raises:
-        ValueError: the Deployment's selector is invalid; anything `get_rs_list` raises.
+    Raises: ValueError, an invalid selector; anything `get_rs_list` raises.
     """
     selector = label_selector_as_selector(deployment.spec.selector)
     options = ListOptions(label_selector=str(selector))
@@ -648,11 +604,9 @@ def list_replica_sets(deployment: V1Deployment, get_rs_list: RsListFunc) -> list
 def list_pods(deployment: V1Deployment, rs_list: list[V1ReplicaSet], get_pod_list: PodListFunc) -> V1PodList:
     """Port of ListPods (pkg/controller/deployment/util/deployment_util.go).
 
-    The pods matching the Deployment's selector whose controller is one of
-    `rs_list` (find those with list_replica_sets). No adoption, as above.
+    Those matching the selector and controlled by one of `rs_list`; no adoption.
 
-    Raises:
-        ValueError: the Deployment's selector is invalid; anything `get_pod_list` raises.
+    Raises: ValueError, an invalid selector; anything `get_pod_list` raises.
     """
     selector = label_selector_as_selector(deployment.spec.selector)
     options = ListOptions(label_selector=str(selector))
@@ -672,11 +626,8 @@ def list_pods(deployment: V1Deployment, rs_list: list[V1ReplicaSet], get_pod_lis
 def equal_ignore_hash(template1: V1PodTemplateSpec, template2: V1PodTemplateSpec) -> bool:
     """Port of EqualIgnoreHash (pkg/controller/deployment/util/deployment_util.go).
 
-    True when the two pod templates are semantically equal once the
-    pod-template-hash label is dropped from both. The hash is left out because
-    the Deployment's own template never carries it, and because the hash of an
-    unchanged template can change when the API gains fields. Neither argument
-    is changed.
+    The hash is left out because the Deployment's template never carries it and an unchanged template's
+    hash can change when the API gains fields.
     """
     wire1, wire2 = to_wire(template1), to_wire(template2)  # Go: DeepCopy; fresh dicts here
     for wire in (wire1, wire2):
@@ -687,10 +638,8 @@ def equal_ignore_hash(template1: V1PodTemplateSpec, template2: V1PodTemplateSpec
 def find_new_replica_set(deployment: V1Deployment, rs_list: list[V1ReplicaSet]) -> V1ReplicaSet | None:
     """Port of FindNewReplicaSet (pkg/controller/deployment/util/deployment_util.go).
 
-    The ReplicaSet whose template equals the Deployment's (equal_ignore_hash),
-    or None. If several do (it happens, for example after upgrades changed
-    hashes), the oldest wins, so the choice is stable. Sorts `rs_list` oldest
-    first, in place (as upstream does).
+    When several match (after an upgrade changed hashes), the oldest wins, so the choice is stable.
+    Sorts `rs_list` in place.
     """
     controller_utils.go_sort(controller_utils.ReplicaSetsByCreationTimestamp(rs_list))
     for rs in rs_list:
@@ -703,9 +652,7 @@ def find_old_replica_sets(deployment: V1Deployment,
                           rs_list: list[V1ReplicaSet]) -> tuple[list[V1ReplicaSet] | None, list[V1ReplicaSet] | None]:
     """Port of FindOldReplicaSets (pkg/controller/deployment/util/deployment_util.go).
 
-    Returns (required, all): every ReplicaSet except the new one, and of those
-    the ones that still have spec.replicas > 0. Each is None when empty (Go's nil
-    slice).
+    (with replicas > 0, all) of the ReplicaSets but the new one; None when empty (Go's nil slice).
     """
     required: list[V1ReplicaSet] = []
     all_rss: list[V1ReplicaSet] = []
@@ -722,11 +669,8 @@ def find_old_replica_sets(deployment: V1Deployment,
 def set_from_replica_set_template(deployment: V1Deployment, template: V1PodTemplateSpec) -> V1Deployment:
     """Port of SetFromReplicaSetTemplate (pkg/controller/deployment/util/deployment_util.go).
 
-    Puts a ReplicaSet's pod template into the Deployment (a rollback), without
-    the pod-template-hash label. Returns the same Deployment.
-
-    Differs from Go: metadata and spec are shallow copies (Go copies the
-    structs), so the ReplicaSet's template is never changed through the Deployment.
+    A rollback, without the pod-template-hash label. Differs from Go: shallow copies of metadata and
+    spec (Go copies the structs), so the ReplicaSet's template never changes through the Deployment.
     """
     metadata = template.metadata.model_copy() if template.metadata is not None else V1ObjectMeta()
     metadata.labels = _clone_and_remove_label(metadata.labels, DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY)
@@ -752,10 +696,7 @@ def get_replica_count_for_replica_sets(replica_sets: list[V1ReplicaSet | None]) 
 
 
 def get_actual_replica_count_for_replica_sets(replica_sets: list[V1ReplicaSet | None]) -> int:
-    """Port of GetActualReplicaCountForReplicaSets (pkg/controller/deployment/util/deployment_util.go).
-
-    Sum of status.replicas (pods that exist and are not terminating).
-    """
+    """Port of GetActualReplicaCountForReplicaSets: sum of status.replicas (pods that exist and are not terminating)."""
     return sum((rs.status.replicas or 0) if rs.status else 0 for rs in replica_sets if rs is not None)
 
 
@@ -772,12 +713,8 @@ def get_available_replica_count_for_replica_sets(replica_sets: list[V1ReplicaSet
 def get_terminating_replica_count_for_replica_sets(replica_sets: list[V1ReplicaSet | None]) -> int | None:
     """Port of GetTerminatingReplicaCountForReplicaSets (pkg/controller/deployment/util/deployment_util.go).
 
-    Sum of status.terminatingReplicas, or None when the sum is unknown: some
-    ReplicaSet has been synced by its controller (observedGeneration > 0) yet
-    reports no terminating count (the feature gate was off there). A
-    ReplicaSet never synced and without a count adds nothing.
-    Example: counts 3 and 1 -> 4; 3 and an unsynced one -> 3; 3 and a synced
-    one without a count -> None.
+    None when unknown: a ReplicaSet synced by its controller (observedGeneration > 0) reports no count (its
+    feature gate was off). Example: 3 and 1 -> 4; 3 and an unsynced one -> 3; 3 and a synced one -> None.
     """
     terminating = 0
     for rs in replica_sets:
@@ -821,10 +758,8 @@ def deployment_complete(deployment: V1Deployment, new_status: V1DeploymentStatus
 def deployment_progressing(deployment: V1Deployment, new_status: V1DeploymentStatus) -> bool:
     """Port of DeploymentProgressing (pkg/controller/deployment/util/deployment_util.go).
 
-    Compares the status about to be written with the one stored: progress is
-    more updated pods, fewer old pods, more ready pods or more available pods.
-    Example: old (replicas 10, updated 4), new (8, 4): old pods went from 6 to
-    4, so it is progressing.
+    Progress, from the stored status to the one about to be written: more updated, ready or available
+    pods, or fewer old ones (replicas 10 -> 8 with 4 updated: old pods 6 -> 4).
     """
     old = deployment.status or V1DeploymentStatus()
     old_status_old_replicas = (old.replicas or 0) - (old.updated_replicas or 0)
@@ -844,14 +779,8 @@ def deployment_timed_out(deployment: V1Deployment, new_status: V1DeploymentStatu
                          now: datetime | None = None) -> bool:
     """Port of DeploymentTimedOut (pkg/controller/deployment/util/deployment_util.go).
 
-    True once the Progressing condition has not been updated for longer than
-    spec.progressDeadlineSeconds, or already says ProgressDeadlineExceeded.
-    False without a deadline, without a Progressing condition, or when that
-    condition says the last rollout finished (NewReplicaSetAvailable): a stale
-    cache can show an old "complete" condition while a new rollout starts.
-    Example: deadline 10 s, last update 00:01:09, now 00:01:20 -> timed out.
-
-    Differs from Go: "now" is the `now` argument when given, else now_fn().
+    False without a deadline or a Progressing condition, and when it says NewReplicaSetAvailable (a stale
+    cache can show an old "complete" while a new rollout starts). Differs from Go: `now` when given.
     """
     if not has_progress_deadline(deployment):
         return False
@@ -874,14 +803,10 @@ def deployment_timed_out(deployment: V1Deployment, new_status: V1DeploymentStatu
 def new_rs_new_replicas(deployment: V1Deployment, all_rss: list[V1ReplicaSet | None], new_rs: V1ReplicaSet) -> int:
     """Port of NewRSNewReplicas (pkg/controller/deployment/util/deployment_util.go).
 
-    The size the new ReplicaSet should have now. Recreate: spec.replicas at
-    once. RollingUpdate: grow it by whatever room maxSurge leaves over all
-    ReplicaSets, never beyond spec.replicas.
-    Example: 10 replicas, maxSurge 3, all ReplicaSets hold 12, new has 4:
-    room is 13 - 12 = 1, so 5. If they held 13 or more, it stays at 4.
+    RollingUpdate grows it by the room maxSurge leaves over all ReplicaSets, never past spec.replicas
+    (10 replicas, surge 3, 12 held, new has 4: room 1, so 5); Recreate: spec.replicas at once.
 
-    Raises:
-        ValueError: maxSurge is missing or malformed, or the strategy type is unknown.
+    Raises: ValueError, a missing or malformed maxSurge, an unknown strategy type.
     """
     strategy_type = deployment.spec.strategy.type if deployment.spec.strategy else None
     replicas = _spec_replicas(deployment)
@@ -903,9 +828,7 @@ def new_rs_new_replicas(deployment: V1Deployment, all_rss: list[V1ReplicaSet | N
 def is_saturated(deployment: V1Deployment, rs: V1ReplicaSet | None) -> bool:
     """Port of IsSaturated (pkg/controller/deployment/util/deployment_util.go).
 
-    True when the new ReplicaSet runs the whole Deployment: its spec.replicas,
-    its desired-replicas annotation and its available pods all equal the
-    Deployment's spec.replicas.
+    Its spec.replicas, desired-replicas annotation and available pods all equal the Deployment's replicas.
     """
     if rs is None:
         return False
@@ -922,13 +845,8 @@ def wait_for_observed_deployment(get_deployment_func: Callable[[], V1Deployment]
                                  interval: float, timeout: float, clock: Clock | None = None) -> None:
     """Port of WaitForObservedDeployment (pkg/controller/deployment/util/deployment_util.go).
 
-    Polls, first at once and then every `interval` seconds, until the
-    Deployment's status.observedGeneration reaches `desired_generation`.
-
-    Blocks: until then, or `timeout` seconds on `clock` (the real clock when None).
-    Raises:
-        minikcm.apimachinery.wait.WaitTimeoutError: the timeout passed first.
-        Anything `get_deployment_func` raises.
+    Blocks: until status.observedGeneration reaches `desired_generation` (polled at once, then every
+    `interval`), or `timeout` on `clock`. Raises: WaitTimeoutError; anything `get_deployment_func` raises.
     """
 
     def observed() -> bool:
@@ -965,10 +883,7 @@ def resolve_fenceposts(max_surge: intstr.IntOrString | None, max_unavailable: in
 
 
 def has_progress_deadline(d: V1Deployment) -> bool:
-    """Port of HasProgressDeadline (pkg/controller/deployment/util/deployment_util.go).
-
-    True when spec.progressDeadlineSeconds is set and not MaxInt32 ("never").
-    """
+    """Port of HasProgressDeadline: True when spec.progressDeadlineSeconds is set and not MaxInt32 ("never")."""
     seconds = d.spec.progress_deadline_seconds if d.spec else None
     return seconds is not None and seconds != MAX_INT32
 
@@ -993,12 +908,9 @@ class _DeploymentLister(Protocol):
 def get_deployments_for_replica_set(deployment_lister: _DeploymentLister, rs: V1ReplicaSet) -> list[V1Deployment]:
     """Port of GetDeploymentsForReplicaSet (pkg/controller/deployment/util/deployment_util.go).
 
-    The Deployments in the ReplicaSet's namespace whose selector matches its
-    labels. Several may; only the one named by its controller reference owns
-    it. A Deployment with an invalid or empty selector matches nothing.
+    Several may match; only the controller reference's owns it. Invalid or empty selectors match nothing.
 
-    Raises:
-        ValueError: the ReplicaSet has no labels, or no Deployment matches.
+    Raises: ValueError, the ReplicaSet has no labels or no Deployment matches.
     """
     rs_labels = rs.metadata.labels or {}
     if not rs_labels:
@@ -1029,9 +941,7 @@ def _go_map(m: dict[str, str]) -> str:
 class ReplicaSetsByRevision:
     """Port of ReplicaSetsByRevision (pkg/controller/deployment/util/deployment_util.go).
 
-    Orders ReplicaSets by revision, oldest first. Equal or unparsable
-    revisions fall back to controller_utils.ReplicaSetsByCreationTimestamp
-    (creation time, then name).
+    Oldest revision first; equal or unparsable ones by creation time, then name.
     """
 
     def __init__(self, items: list[V1ReplicaSet]) -> None:
