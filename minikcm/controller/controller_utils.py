@@ -185,8 +185,9 @@ class ControllerExpectations:
     def satisfied_expectations(self, controller_key: str) -> bool:
         """Port of ControllerExpectations.SatisfiedExpectations: may this controller sync now?
 
-        False only while it still waits: all observed, older than EXPECTATIONS_TIMEOUT, or none recorded
-        (a new controller, or deleted expectations) all say yes.
+        True when its adds and deletes were all observed, when they are older
+        than EXPECTATIONS_TIMEOUT, or when it has none (a new controller, or one
+        whose expectations were deleted). False only while it still waits.
         """
         try:
             exp, exists = self.get_expectations(controller_key)

@@ -161,11 +161,7 @@ def remove_deployment_condition(status: V1DeploymentStatus, cond_type: str) -> N
 
 def filter_out_condition(conditions: list[V1DeploymentCondition] | None,
                          cond_type: str) -> list[V1DeploymentCondition] | None:
-    """Port of filterOutCondition (pkg/controller/deployment/util/deployment_util.go).
-
-    A new list without conditions of `cond_type`; None when nothing is left
-    (Go's nil slice).
-    """
+    """Port of filterOutCondition: a new list without `cond_type`; None when empty (Go's nil slice)."""
     kept = [c for c in conditions or [] if c.type != cond_type]
     return kept or None
 
@@ -193,11 +189,7 @@ def set_deployment_revision(deployment: V1Deployment, revision: str) -> bool:
 
 
 def max_revision(all_rss: list[V1ReplicaSet]) -> int:
-    """Port of MaxRevision (pkg/controller/deployment/util/deployment_util.go).
-
-    The highest revision among the ReplicaSets (0 when none has one). A
-    ReplicaSet whose annotation does not parse is skipped.
-    """
+    """Port of MaxRevision: the highest revision (0 when none); an unparsable annotation is skipped."""
     highest = 0
     for rs in all_rss:
         try:
@@ -318,11 +310,7 @@ annotations_to_skip: dict[str, bool] = {
 
 
 def skip_copy_annotation(key: str) -> bool:
-    """Port of skipCopyAnnotation (pkg/controller/deployment/util/deployment_util.go).
-
-    True for kubectl's last-applied configuration, the controller's own
-    bookkeeping annotations and the deprecated rollback request.
-    """
+    """Port of skipCopyAnnotation: kubectl's last-applied, our bookkeeping, the deprecated rollback request."""
     return annotations_to_skip.get(key, False)
 
 
@@ -394,11 +382,7 @@ def get_max_replicas_annotation(rs: V1ReplicaSet) -> tuple[int, bool]:
 
 
 def get_non_negative_int32_from_annotation_verbose(rs: V1ReplicaSet, annotation_key: str) -> tuple[int, bool]:
-    """Port of getNonNegativeInt32FromAnnotationVerbose (pkg/controller/deployment/util/deployment_util.go).
-
-    As get_non_negative_int32_from_annotation, but a malformed value is logged
-    and reported as (0, False) instead of raised.
-    """
+    """Port of getNonNegativeInt32FromAnnotationVerbose: a malformed value is logged and gives (0, False)."""
     try:
         return get_non_negative_int32_from_annotation(rs, annotation_key)
     except ValueError:
@@ -450,11 +434,7 @@ def set_replicas_annotations(rs: V1ReplicaSet, desired_replicas: int, max_replic
 
 
 def replicas_annotations_need_update(rs: V1ReplicaSet, desired_replicas: int, max_replicas: int) -> bool:
-    """Port of ReplicasAnnotationsNeedUpdate (pkg/controller/deployment/util/deployment_util.go).
-
-    True when set_replicas_annotations would change something (always when the
-    ReplicaSet has no annotations at all).
-    """
+    """Port of ReplicasAnnotationsNeedUpdate: would set_replicas_annotations change anything?"""
     annotations = rs.metadata.annotations
     if annotations is None:
         return True
@@ -538,9 +518,13 @@ def get_replica_set_proportion(rs: V1ReplicaSet | None, d: V1Deployment, deploym
 def get_replica_set_fraction(rs: V1ReplicaSet, d: V1Deployment) -> int:
     """Port of getReplicaSetFraction (pkg/controller/deployment/util/deployment_util.go).
 
-    The change that keeps `rs`'s share while the Deployment's maximum (replicas + maxSurge) moves from its
-    max-replicas annotation (else status.replicas) to today's. Example: annotation 8, rs 4, now 12:
-    round(4 * 12 / 8) - 4 = 2.
+    The change `rs` would get if every ReplicaSet kept its share of the
+    Deployment while the Deployment's maximum (replicas + maxSurge) moves from
+    the value recorded in the ReplicaSet's max-replicas annotation to today's.
+    Scaling to 0 removes the whole ReplicaSet. Without a usable annotation,
+    status.replicas stands in for the old maximum; if that is 0 too, nothing moves.
+    Example: annotation 8, rs has 4, Deployment now 10 + surge 2 = 12:
+    round(4 * 12 / 8) - 4 = 6 - 4 = 2.
     """
     rs_replicas = _spec_replicas(rs)
     if _spec_replicas(d) == 0:
@@ -803,10 +787,14 @@ def deployment_timed_out(deployment: V1Deployment, new_status: V1DeploymentStatu
 def new_rs_new_replicas(deployment: V1Deployment, all_rss: list[V1ReplicaSet | None], new_rs: V1ReplicaSet) -> int:
     """Port of NewRSNewReplicas (pkg/controller/deployment/util/deployment_util.go).
 
-    RollingUpdate grows it by the room maxSurge leaves over all ReplicaSets, never past spec.replicas
-    (10 replicas, surge 3, 12 held, new has 4: room 1, so 5); Recreate: spec.replicas at once.
+    The size the new ReplicaSet should have now. Recreate: spec.replicas at
+    once. RollingUpdate: grow it by whatever room maxSurge leaves over all
+    ReplicaSets, never beyond spec.replicas.
+    Example: 10 replicas, maxSurge 3, all ReplicaSets hold 12, new has 4:
+    room is 13 - 12 = 1, so 5. If they held 13 or more, it stays at 4.
 
-    Raises: ValueError, a missing or malformed maxSurge, an unknown strategy type.
+    Raises:
+        ValueError: maxSurge is missing or malformed, or the strategy type is unknown.
     """
     strategy_type = deployment.spec.strategy.type if deployment.spec.strategy else None
     replicas = _spec_replicas(deployment)
@@ -889,11 +877,7 @@ def has_progress_deadline(d: V1Deployment) -> bool:
 
 
 def has_revision_history_limit(d: V1Deployment) -> bool:
-    """Port of HasRevisionHistoryLimit (pkg/controller/deployment/util/deployment_util.go).
-
-    True when spec.revisionHistoryLimit is set and not MaxInt32 (keep every
-    old ReplicaSet). 0 is a limit: keep none.
-    """
+    """Port of HasRevisionHistoryLimit: set and not MaxInt32 ("keep all"); 0 is a limit (keep none)."""
     limit = d.spec.revision_history_limit if d.spec else None
     return limit is not None and limit != MAX_INT32
 
