@@ -396,8 +396,8 @@ class RealHistory:
             clone.revision = new_revision
             namespace = clone.metadata.namespace or ""
             try:
-                clone = self.client.apps_v1().controller_revisions(namespace).update(clone, UpdateOptions())
-                return
+                self.client.apps_v1().controller_revisions(namespace).update(clone, UpdateOptions())
+                return  # as in Go, the caller gets its renumbered copy, not the server's answer
             except Exception as update_err:
                 try:
                     clone = deep_copy(self.lister.controller_revisions(namespace).get(clone.metadata.name or ""))

@@ -36,7 +36,7 @@ from kubernetes.client import (
 
 from minikcm.apimachinery import errors, labels
 from minikcm.apimachinery.convert import deep_copy, to_wire
-from minikcm.apimachinery.meta import is_controlled_by, label_selector_as_selector
+from minikcm.apimachinery.meta import GetOptions, is_controlled_by, label_selector_as_selector
 from minikcm.apimachinery.schema import GroupVersionKind
 from minikcm.client.fake import new_simple_clientset
 from minikcm.client.testing import UpdateAction
@@ -284,6 +284,31 @@ def test_real_history_update_controller_revision(delta, reactor, want_err):
         return
     updated = history.update_controller_revision(rev, rev.revision + delta)
     assert updated.revision == rev.revision + delta
+
+
+def test_real_history_update_returns_the_renumbered_copy_not_the_servers_answer():
+    # Ours: Go returns its clone after a successful Update; the server's answer (a new resourceVersion) is dropped.
+    world = World()
+    history = world.real()
+    rev, _ = history.create_controller_revision(SS1, revision(SS1, 1), 0)
+    updated = history.update_controller_revision(rev, 2)
+    stored = world.client.apps_v1().controller_revisions(rev.metadata.namespace).get(rev.metadata.name, GetOptions())
+    assert (updated.revision, stored.revision) == (2, 2)
+    assert updated.metadata.resource_version == rev.metadata.resource_version != stored.metadata.resource_version
+    assert updated is not rev and rev.revision == 1  # the caller's revision is not touched
+
+
+def test_real_history_conflict_retries_pause_on_its_clock():
+    # Ours: two conflicts, then success: DefaultBackoff's first two pauses (10 ms and 50 ms, up to 10 % more) pass
+    # on the history's driven clock, as Go's FakeClock.Sleep would move it.
+    world = World()
+    history = new_history(world.client, world.informer.lister(), clock=world.clock)
+    rev, _ = history.create_controller_revision(SS1, revision(SS1, 1), 0)
+    world.indexer.add(rev)  # each conflict re-reads the revision from the cache, as Go's lister Get does
+    world.client.fake.prepend_reactor("*", "*", _conflict_twice())
+    start = world.clock.now()
+    assert history.update_controller_revision(rev, 2).revision == 2
+    assert 0.060 <= world.clock.since(start) <= 0.066
 
 
 @pytest.mark.parametrize("delta", [pytest.param(1, id="update succeeds"), pytest.param(0, id="update succeeds no noop")])
