@@ -63,7 +63,8 @@ from minikcm.apimachinery.validation import name_is_dns_subdomain
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock, or_real
 from minikcm.tools.cache.controller import deletion_handling_meta_namespace_key_func
-from minikcm.tools.cache.index import Indexer, Indexers
+from minikcm.tools.cache.index import Indexer
+from minikcm.tools.cache.shared_informer import SharedIndexInformer
 from minikcm.tools.cache.store import Store, new_store
 from minikcm.util.hash import Fnv32a, deep_hash_object
 
@@ -992,13 +993,6 @@ def filter_active_replica_sets(replica_sets: list[V1ReplicaSet | None]) -> list[
 def filter_replica_sets(rses: list[Any], filter_fn: Callable[[Any], bool]) -> list[Any]:
     """Port of FilterReplicaSets: the ReplicaSets `filter_fn` accepts, in order."""
     return [rs for rs in rses if filter_fn(rs)]
-
-
-class SharedIndexInformer(Protocol):
-    """The part of cache.SharedIndexInformer the indexer helpers use (shared_informer is not ported yet)."""
-
-    def get_indexer(self) -> Indexer: ...
-    def add_indexers(self, indexers: Indexers) -> None: ...
 
 
 def add_pod_node_name_indexer(pod_informer: SharedIndexInformer) -> None:
