@@ -28,14 +28,13 @@ Differs from Go:
 - FakePodControl records a copy of the template with the generate name set;
   Go writes the generate name into the caller's template.
 - compute_hash cannot reproduce Go's spew printout of the template; it hashes
-  a canonical JSON form instead (see deep_hash_object). The algorithm around it
+  a canonical JSON form instead (see util/hash.deep_hash_object). The algorithm around it
   (FNV-32a, 8 little-endian collision-count bytes, SafeEncodeString) is upstream's.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import math
 import re
@@ -46,13 +45,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from pydantic import BaseModel
-
 from kubernetes.client import V1ObjectMeta, V1OwnerReference, V1Pod, V1PodTemplateSpec, V1ReplicaSet
 
 from minikcm.api.pod import util as podutil
 from minikcm.apimachinery import errors, labels, runtime
-from minikcm.apimachinery.convert import deep_copy, object_meta, to_wire
+from minikcm.apimachinery.convert import deep_copy, object_meta
 from minikcm.apimachinery.meta import (
     CreateOptions,
     DeleteOptions,
@@ -66,8 +63,10 @@ from minikcm.apimachinery.validation import name_is_dns_subdomain
 from minikcm.client.interface import Interface
 from minikcm.clock import Clock, or_real
 from minikcm.tools.cache.controller import deletion_handling_meta_namespace_key_func
-from minikcm.tools.cache.index import Indexer, Indexers
+from minikcm.tools.cache.index import Indexer
+from minikcm.tools.cache.shared_informer import SharedIndexInformer
 from minikcm.tools.cache.store import Store, new_store
+from minikcm.util.hash import Fnv32a, deep_hash_object
 
 log = logging.getLogger(__name__)
 
@@ -996,13 +995,6 @@ def filter_replica_sets(rses: list[Any], filter_fn: Callable[[Any], bool]) -> li
     return [rs for rs in rses if filter_fn(rs)]
 
 
-class SharedIndexInformer(Protocol):
-    """The part of cache.SharedIndexInformer the indexer helpers use (shared_informer is not ported yet)."""
-
-    def get_indexer(self) -> Indexer: ...
-    def add_indexers(self, indexers: Indexers) -> None: ...
-
-
 def add_pod_node_name_indexer(pod_informer: SharedIndexInformer) -> None:
     """Port of AddPodNodeNameIndexer: index pods by spec.nodeName (unscheduled pods are not indexed)."""
     if POD_NODE_NAME_KEY_INDEX in pod_informer.get_indexer().get_indexers():
@@ -1139,43 +1131,6 @@ class ReplicaSetsBySizeNewer(_ObjectList):
 
 ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
 """Port of alphanums (apimachinery util/rand): letters and digits without vowels or lookalikes."""
-
-
-class Fnv32a:
-    """Port of hash/fnv New32a (Go standard library): the 32-bit FNV-1a hash."""
-
-    OFFSET_BASIS = 2166136261
-    PRIME = 16777619
-
-    def __init__(self) -> None:
-        self.state = self.OFFSET_BASIS
-
-    def reset(self) -> None:
-        self.state = self.OFFSET_BASIS
-
-    def write(self, data: bytes) -> None:
-        h = self.state
-        for byte in data:
-            h = ((h ^ byte) * self.PRIME) & 0xFFFFFFFF
-        self.state = h
-
-    def sum32(self) -> int:
-        return self.state
-
-
-def deep_hash_object(hasher: Fnv32a, obj: Any) -> None:
-    """Port of DeepHashObject (pkg/util/hash/hash.go): reset `hasher` and feed it a printout of `obj`.
-
-    Differs from Go: Go feeds spew's `%#v` printout, tied to Go's type definitions; we feed the canonical
-    JSON of the wire form (keys sorted, no spaces, UTF-8; bytes as they are). Stable across runs and
-    machines, but not Go's hash.
-    """
-    hasher.reset()
-    if isinstance(obj, bytes):
-        hasher.write(obj)
-        return
-    wire = to_wire(obj) if isinstance(obj, BaseModel) else obj
-    hasher.write(json.dumps(wire, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
 def safe_encode_string(s: str) -> str:

@@ -1,4 +1,4 @@
-"""Ports of k8s.io/client-go/util (workqueue, retry), k8s.io/kubernetes/pkg/util (labels) and two small libraries.
+"""Ports of k8s.io/client-go/util (workqueue, retry), k8s.io/kubernetes/pkg/util (labels, hash) and two small libraries.
 
 The work queue that decouples event handlers from controller workers, the
 conflict retry of read-modify-write updates (`retry`), and the label helpers
